@@ -1,0 +1,10 @@
+// Package checker explores models: exhaustively (parallel breadth-first
+// search over 64-bit fingerprints) and randomly (seeded walks). It knows
+// nothing of any protocol: a model is a Model[S], and the message-passing
+// environment that turns core.Machine nodes into a model lives in
+// checker/env.
+//
+// A violation yields a Trace: the actions from an initial state to the bad
+// state, shortest first under breadth-first search, saved as JSON, printed as
+// numbered steps, and replayable with Replay.
+package checker

@@ -1,0 +1,86 @@
+package checker
+
+import "fmt"
+
+// Action labels one transition of a model. Kind is model-defined (deliver,
+// crash, detect, call, …); P, Q and I are its operands (for example: deliver
+// the I-th message in flight from Q to P). An Action is small and comparable
+// so that the checker can store, print and replay it without allocating.
+type Action struct {
+	Kind uint8 `json:"kind"`
+	P    int32 `json:"p"`
+	Q    int32 `json:"q"`
+	I    int32 `json:"i"`
+}
+
+// String formats the raw action; models give a readable form with Describe.
+func (a Action) String() string { return fmt.Sprintf("{%d %d %d %d}", a.Kind, a.P, a.Q, a.I) }
+
+// Model is a transition system. S is its state type; a state is never
+// changed once built (Apply returns a new one), so the checker may share it
+// between workers.
+type Model[S any] interface {
+	// Name identifies the model and its parameters, e.g. "era n=4 crashes=1".
+	Name() string
+	// Init returns the initial states, in a fixed order.
+	Init() []S
+	// Actions appends the actions enabled in s to buf, in a fixed order.
+	Actions(s S, buf []Action) []Action
+	// Apply returns the state after taking a in s. s is left unchanged. An
+	// action that is not enabled in s is an error, never a panic.
+	Apply(s S, a Action) (S, error)
+	// Encode appends the canonical encoding of s: equal states, equal bytes.
+	// Fingerprints are hashes of it.
+	Encode(b []byte, s S) []byte
+	// Quiescent reports whether s is quiescent: nothing left to deliver,
+	// detect or call. Quiescence properties are checked only there.
+	Quiescent(s S) bool
+	// Describe says, for a person, what taking a in s does ("p1 delivers
+	// UP(a=0,v=1) from p3; sends DOWN to p4").
+	Describe(s S, a Action) string
+	// Properties lists what must hold (and what is expected to fail).
+	Properties() []Property[S]
+}
+
+// PropertyKind says when a property is checked.
+type PropertyKind uint8
+
+const (
+	// Invariant: checked on every reachable state.
+	Invariant PropertyKind = iota + 1
+	// Quiescence: checked on every quiescent reachable state (Model.Quiescent).
+	Quiescence
+	// Transition: checked on every transition (prev, action, next); the
+	// model keeps in next whatever history the property needs (the effects
+	// of the step, decisions so far).
+	Transition
+)
+
+// String names the kind: "invariant", "quiescence" or "transition".
+func (k PropertyKind) String() string {
+	switch k {
+	case Invariant:
+		return "invariant"
+	case Quiescence:
+		return "quiescence"
+	case Transition:
+		return "transition"
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// Property is a named check. Check is used by Invariant and Quiescence
+// properties, CheckStep by Transition properties; each returns nil when the
+// property holds and an error that says why not.
+type Property[S any] struct {
+	Name string
+	Kind PropertyKind
+	// ExpectFail marks a property that the protocol is known not to have
+	// (ERA's uniform agreement): the checker looks for its counterexample
+	// only when asked for it by name.
+	ExpectFail bool
+	// Doc is one line: what the property says and its source.
+	Doc       string
+	Check     func(s S) error
+	CheckStep func(prev S, a Action, next S) error
+}

@@ -1,0 +1,3 @@
+module github.com/ftkernel/ftkernel
+
+go 1.26
