@@ -1,0 +1,327 @@
+package checker
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// BFS explores every state of m reachable from m.Init(), breadth first, with
+// opt.Workers goroutines, checking the selected properties: invariants on
+// every distinct state, quiescence properties on every distinct quiescent
+// state, transition properties on every generated transition (duplicates
+// included). It never panics on a model's Apply error: the error is returned
+// in Result.Err.
+//
+// The search is level-synchronous. Each level runs in two phases:
+//
+//  1. Expand: workers take chunks of the level's states in ascending order,
+//     check them, generate their successors, fingerprint each with
+//     core.Fingerprint(m.Encode(buf, s)) and keep those not in the visited
+//     set (read-only in this phase) as candidates, bucketed by visited-set
+//     shard, each tagged with the key (index of the parent in the level,
+//     index of the action in m.Actions(parent)).
+//  2. Insert: each shard's candidates are put in key order and inserted by
+//     one worker; the first insertion of a fingerprint wins, so every new
+//     state gets the smallest key that generates it. The next level is the
+//     winners sorted by key: exactly the order of a sequential BFS.
+//
+// Counterexamples come from parent links kept outside the visited set: one
+// uint64 key per distinct state, in one array per level (8 bytes per state),
+// while only the current level's states are kept. A violation's state is
+// traced back through the keys to its initial state, then the path is
+// replayed forward to recover the actions. Because levels are ordered as a
+// sequential BFS orders them and the first violation of a level (in that
+// order) is reported, counts and counterexamples do not depend on the number
+// of workers: each counterexample is the first shortest one a sequential
+// BFS would find.
+func BFS[S any](m Model[S], opt Options) *Result {
+	w := opt.Workers
+	if w <= 0 {
+		w = runtime.NumCPU()
+	}
+	x := &search[S]{m: m, opt: opt, start: time.Now()}
+	x.res = &Result{Model: m.Name(), Workers: w}
+	ps, err := selectProperties(m.Properties(), opt.Properties)
+	if err != nil {
+		return x.finish(StopError, err)
+	}
+	x.ps = ps
+	x.violated = make([]bool, len(ps.all))
+	x.workers = make([]*bfsWorker[S], w)
+	for i := range x.workers {
+		x.workers[i] = &bfsWorker[S]{}
+	}
+	if opt.Progress != nil {
+		done := make(chan struct{})
+		exited := make(chan struct{})
+		go x.progressLoop(done, exited)
+		defer func() {
+			close(done)
+			<-exited
+			opt.Progress(x.stats())
+		}()
+	}
+	return x.run()
+}
+
+const (
+	chunkSize = 256
+	actBits   = 24 // bits of an action index in a key
+	actMask   = 1<<actBits - 1
+)
+
+type search[S any] struct {
+	m        Model[S]
+	opt      Options
+	ps       *propSet[S]
+	start    time.Time
+	res      *Result
+	workers  []*bfsWorker[S]
+	visited  fpSet
+	inits    []S
+	frontier []S
+	links    [][]uint64 // links[d][i]: key of state i of level d (init index at d=0)
+	violated []bool     // by property index; written only between levels
+	canceled atomic.Bool
+
+	wins    [numShards][]node[S]
+	scratch [numShards][]cand[S]
+
+	// progress counters
+	generated atomic.Int64
+	distinct  atomic.Int64
+	queue     atomic.Int64
+	depth     atomic.Int64
+}
+
+type cand[S any] struct {
+	fp, key uint64
+	s       S
+}
+
+type node[S any] struct {
+	key uint64
+	s   S
+}
+
+// vrec locates the first violation of a property met by one worker.
+type vrec struct {
+	pos, act int // act is -1 for a state property
+	err      error
+}
+
+type bfsWorker[S any] struct {
+	out   [numShards][]cand[S]
+	pend  []cand[S] // successors of the current chunk
+	sink  uint64    // keeps filter's touch loop from being optimised away
+	acts  []Action
+	buf   []byte
+	viol  map[int]vrec // by property index
+	apply *vrec
+	open  bool // an unexpanded state has an enabled action
+}
+
+func (x *search[S]) run() *Result {
+	x.inits = x.m.Init()
+	x.generated.Add(int64(len(x.inits)))
+	var level0 []uint64
+	var buf []byte
+	for i, s := range x.inits {
+		buf = x.m.Encode(buf[:0], s)
+		fp := core.Fingerprint(buf)
+		if x.visited.shards[shardOf(fp)].insert(fp) {
+			x.frontier = append(x.frontier, s)
+			level0 = append(level0, uint64(i))
+		}
+	}
+	x.links = append(x.links, level0)
+	x.distinct.Store(int64(len(x.frontier)))
+	for d := 0; len(x.frontier) > 0; d++ {
+		x.res.Depth = d
+		x.depth.Store(int64(d))
+		x.queue.Store(int64(len(x.frontier)))
+		expand, bound := true, StopDone
+		if x.opt.MaxDepth > 0 && d >= x.opt.MaxDepth {
+			expand, bound = false, StopMaxDepth
+		}
+		if x.opt.MaxStates > 0 && x.visited.len() >= x.opt.MaxStates {
+			expand, bound = false, StopMaxStates
+		}
+		x.expand(expand)
+		if err := x.collect(d); err != nil {
+			return x.finish(StopError, err)
+		}
+		if x.canceled.Load() {
+			return x.finish(StopCanceled, x.opt.Context.Err())
+		}
+		if len(x.res.Violations) > 0 && (!x.opt.ContinueAfterViolation || x.allViolated()) {
+			return x.finish(StopViolation, nil)
+		}
+		if !expand {
+			open := false
+			for _, w := range x.workers {
+				open = open || w.open
+			}
+			if open {
+				return x.finish(bound, nil)
+			}
+			return x.finish(StopDone, nil)
+		}
+		x.insert()
+	}
+	return x.finish(StopDone, nil)
+}
+
+// allViolated reports whether every checked property has failed already.
+func (x *search[S]) allViolated() bool {
+	for _, list := range [][]int{x.ps.inv, x.ps.quiet, x.ps.trans} {
+		for _, i := range list {
+			if !x.violated[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (x *search[S]) finish(why StopReason, err error) *Result {
+	r := x.res
+	r.Stop = why
+	r.Err = err
+	r.Complete = why == StopDone
+	r.States = x.visited.len()
+	r.Transitions = x.generated.Load()
+	r.VisitedBytes = x.visited.bytes()
+	r.Seconds = time.Since(x.start).Seconds()
+	n, g := float64(r.States), float64(r.Transitions)
+	r.CollisionProb = n * max(g-n, 0) / 0x1p64
+	r.CollisionBound = n * n / 0x1p65
+	slices.SortStableFunc(r.Violations, func(a, b *Trace) int {
+		return len(a.Steps) - len(b.Steps)
+	})
+	return r
+}
+
+// expand runs phase 1 on the current level.
+func (x *search[S]) expand(expand bool) {
+	nChunks := (len(x.frontier) + chunkSize - 1) / chunkSize
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, w := range x.workers {
+		w.open = false
+		wg.Go(func() { x.expandChunks(w, &next, nChunks, expand) })
+	}
+	wg.Wait()
+}
+
+func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks int, expand bool) {
+	m, ps, f := x.m, x.ps, x.frontier
+	ctx := x.opt.Context
+	for {
+		c := int(next.Add(1) - 1)
+		if c >= nChunks {
+			return
+		}
+		if ctx != nil && ctx.Err() != nil {
+			x.canceled.Store(true)
+			return
+		}
+		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(f))
+		var gen int64
+		for i := lo; i < hi; i++ {
+			s := f[i]
+			for _, p := range ps.inv {
+				if !x.violated[p] {
+					if err := ps.all[p].Check(s); err != nil {
+						w.record(p, i, -1, err)
+					}
+				}
+			}
+			if len(ps.quiet) > 0 && m.Quiescent(s) {
+				for _, p := range ps.quiet {
+					if !x.violated[p] {
+						if err := ps.all[p].Check(s); err != nil {
+							w.record(p, i, -1, err)
+						}
+					}
+				}
+			}
+			w.acts = m.Actions(s, w.acts[:0])
+			if !expand {
+				w.open = w.open || len(w.acts) > 0
+				continue
+			}
+			if len(w.acts) > actMask {
+				w.applyErr(i, 0, fmt.Errorf("%d actions enabled, more than %d", len(w.acts), actMask))
+				continue
+			}
+			gen += int64(len(w.acts))
+			for ai, a := range w.acts {
+				ns, err := m.Apply(s, a)
+				if err != nil {
+					w.applyErr(i, ai, err)
+					continue
+				}
+				for _, p := range ps.trans {
+					if !x.violated[p] {
+						if err := ps.all[p].CheckStep(s, a, ns); err != nil {
+							w.record(p, i, ai, err)
+						}
+					}
+				}
+				w.buf = m.Encode(w.buf[:0], ns)
+				fp := core.Fingerprint(w.buf)
+				w.pend = append(w.pend, cand[S]{fp: fp, key: uint64(i)<<actBits | uint64(ai), s: ns})
+			}
+		}
+		x.filter(w)
+		x.generated.Add(gen)
+		x.queue.Add(int64(lo - hi))
+	}
+}
+
+// filter moves the chunk's successors that are not in the visited set to
+// the worker's per-shard candidate lists. It first touches every home slot
+// with independent loads, so that the cache misses of a chunk overlap
+// instead of being paid one after the other by the probing loop.
+func (x *search[S]) filter(w *bfsWorker[S]) {
+	var sink uint64
+	for _, c := range w.pend {
+		sh := &x.visited.shards[shardOf(c.fp)]
+		if n := len(sh.slots); n > 0 {
+			sink += sh.slots[home(c.fp, n)]
+		}
+	}
+	w.sink += sink
+	for _, c := range w.pend {
+		b := shardOf(c.fp)
+		if !x.visited.shards[b].contains(c.fp) {
+			w.out[b] = append(w.out[b], c)
+		}
+	}
+	clear(w.pend)
+	w.pend = w.pend[:0]
+}
+
+// record keeps the first violation of property p met by this worker: chunks
+// are taken in ascending order, so it is the worker's smallest position.
+func (w *bfsWorker[S]) record(p, pos, act int, err error) {
+	if w.viol == nil {
+		w.viol = make(map[int]vrec)
+	}
+	if _, ok := w.viol[p]; !ok {
+		w.viol[p] = vrec{pos: pos, act: act, err: err}
+	}
+}
+
+func (w *bfsWorker[S]) applyErr(pos, act int, err error) {
+	if w.apply == nil {
+		w.apply = &vrec{pos: pos, act: act, err: err}
+	}
+}

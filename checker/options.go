@@ -1,0 +1,113 @@
+package checker
+
+import (
+	"context"
+	"time"
+)
+
+// Options bound and tune BFS. The zero value explores everything with one
+// worker per CPU, checks every property not marked ExpectFail and stops at
+// the first violation.
+type Options struct {
+	// Workers is the number of goroutines expanding states; 0 means
+	// runtime.NumCPU(). Results do not depend on it.
+	Workers int
+	// MaxDepth, when positive, bounds the search: states at depth MaxDepth
+	// (initial states are depth 0) are checked but not expanded.
+	MaxDepth int
+	// MaxStates, when positive, stops the search once this many distinct
+	// states are known. It is checked between levels, so the search may
+	// overshoot by up to one level; the last level is checked, not expanded.
+	MaxStates int64
+	// Context, when non-nil, cancels the search; cancellation is noticed
+	// within one chunk of states per worker.
+	Context context.Context
+	// Properties, when non-empty, names exactly the properties to check
+	// (ExpectFail ones included); otherwise every property not marked
+	// ExpectFail is checked. An unknown name is an error.
+	Properties []string
+	// ContinueAfterViolation keeps searching after a violation, reporting the
+	// first (shortest) counterexample of each property. By default the
+	// search stops at the end of the level where the first violation shows:
+	// that level's states are expanded (their successors counted in
+	// Transitions and transition properties checked) but the next level is
+	// not inserted, so States counts exactly the states checked.
+	ContinueAfterViolation bool
+	// Progress, when non-nil, is called every ProgressEvery while the search
+	// runs, and once at its end, from one goroutine at a time.
+	Progress func(Stats)
+	// ProgressEvery is the period of Progress; 0 means one second.
+	ProgressEvery time.Duration
+}
+
+// Stats is a progress report.
+type Stats struct {
+	Distinct  int64   // distinct states found so far
+	Generated int64   // states generated so far (see Result.Transitions)
+	Queue     int64   // states of the current level not yet expanded
+	Depth     int     // depth of the level being expanded
+	Rate      float64 // generated states per second since the start
+	Seconds   float64 // elapsed wall time
+}
+
+// StopReason says why a search ended.
+type StopReason string
+
+const (
+	StopDone      StopReason = "done"       // every reachable state explored
+	StopViolation StopReason = "violation"  // a property failed
+	StopMaxDepth  StopReason = "max-depth"  // Options.MaxDepth reached
+	StopMaxStates StopReason = "max-states" // Options.MaxStates reached
+	StopCanceled  StopReason = "canceled"   // Options.Context canceled
+	StopError     StopReason = "error"      // Result.Err is set
+)
+
+// Result is the outcome of BFS. Counts follow TLC.
+type Result struct {
+	Model string
+	// States is the number of distinct states found (by fingerprint).
+	States int64
+	// Transitions is the number of states generated: the initial states
+	// plus one successor for every enabled action of every expanded state,
+	// duplicates included (TLC's "states generated").
+	Transitions int64
+	// Depth is the largest distance from an initial state of any state
+	// found (initial states are at depth 0). On a complete search it is the
+	// diameter of the state graph; TLC prints Depth+1 as "depth of the
+	// complete state graph search".
+	Depth int
+	// Complete reports that every reachable state was found and checked.
+	Complete bool
+	Stop     StopReason
+	Seconds  float64
+	Workers  int
+	// Violations holds one shortest counterexample per violated property,
+	// shortest first; ties keep the order found (by level, then by the
+	// property's place in Model.Properties).
+	Violations []*Trace
+	// Err is a bug in the model (an Apply error, an unknown property name)
+	// or the Context's error; the search stops at it.
+	Err error
+	// VisitedBytes is the memory held by the visited set's table.
+	VisitedBytes int64
+	// CollisionProb is TLC's optimistic estimate of the chance that a
+	// fingerprint collision hid a state: States·(Transitions−States)/2^64.
+	CollisionProb float64
+	// CollisionBound is the simple bound States²/2^65.
+	CollisionBound float64
+}
+
+// BytesPerState is VisitedBytes divided by States.
+func (r *Result) BytesPerState() float64 {
+	if r.States == 0 {
+		return 0
+	}
+	return float64(r.VisitedBytes) / float64(r.States)
+}
+
+func (o *Options) progressEvery() time.Duration {
+	if o.ProgressEvery > 0 {
+		return o.ProgressEvery
+	}
+	return time.Second
+}

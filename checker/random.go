@@ -1,0 +1,246 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Sampler is an optional interface of a Model: when implemented, random
+// walks call Sample to choose the next action instead of picking uniformly
+// among Actions (environments use it to weight crashes). Sample must return
+// one of Actions(s), or false when none is enabled; buf is scratch space it
+// may use for Actions.
+type Sampler[S any] interface {
+	Sample(s S, r *rand.Rand, buf []Action) (Action, bool)
+}
+
+// WalkOptions configure Walk. The zero value is one walk of up to 1000
+// steps from seed 0, with one worker per CPU.
+type WalkOptions struct {
+	// Walks is the number of walks; 0 means 1.
+	Walks int
+	// MaxSteps bounds each walk; 0 means 1000.
+	MaxSteps int
+	// Seed determines every walk: walk i uses WalkSeed(Seed, i).
+	Seed uint64
+	// Workers run walks in parallel; 0 means runtime.NumCPU(). Results do
+	// not depend on it.
+	Workers int
+	// Properties selects the properties as in Options.Properties.
+	Properties []string
+	// Context, when non-nil, cancels the walks (noticed between steps).
+	Context context.Context
+}
+
+// WalkStat is what one walk did.
+type WalkStat struct {
+	Steps     int  // actions taken
+	Quiescent bool // ended in a quiescent state
+	Deadlock  bool // ended with no action enabled and not quiescent
+	Violated  bool // ended at a property violation
+}
+
+// WalkResult is the outcome of Walk.
+type WalkResult struct {
+	Model string
+	// Walks is the number of walks reported in PerWalk: all of them, or,
+	// after a violation, those up to and including the violating one.
+	Walks int
+	// Steps is the total number of actions taken by those walks.
+	Steps       int64
+	Seconds     float64
+	StepsPerSec float64
+	PerWalk     []WalkStat
+	// Violation is the trace of the lowest-numbered walk that violated a
+	// property, with Seed set to that walk's seed; nil if none did.
+	Violation *Trace
+	// ViolationWalk is the index of that walk, or -1.
+	ViolationWalk int
+	// Err is a model bug (an Apply error, an unknown property) or the
+	// Context's error.
+	Err error
+}
+
+// WalkSeed is the seed of walk i of a run with seed seed: a SplitMix64 mix
+// of both, so neighbouring walks get unrelated streams.
+func WalkSeed(seed uint64, i int) uint64 {
+	z := seed + uint64(i+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// newWalkRand is the PCG generator of a walk seed.
+func newWalkRand(ws uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(ws, ws^0xda942042e4dd58b5))
+}
+
+// Walk runs opt.Walks seeded random walks of m. Each starts from an initial
+// state chosen uniformly, then repeatedly picks an action (uniformly among
+// m.Actions, or by m's Sampler) until the state is quiescent, no action is
+// enabled, MaxSteps actions were taken, or a property fails. Properties are
+// checked as by BFS: invariants on every state, transition properties on
+// every step, quiescence properties on the final state when quiescent.
+//
+// The result is a function of (m, Walks, MaxSteps, Seed, Properties)
+// alone: the same options give the same trace byte for byte whatever the
+// number of workers.
+func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
+	start := time.Now()
+	res := &WalkResult{Model: m.Name(), ViolationWalk: -1}
+	walks, maxSteps, workers := opt.Walks, opt.MaxSteps, opt.Workers
+	if walks <= 0 {
+		walks = 1
+	}
+	if maxSteps <= 0 {
+		maxSteps = 1000
+	}
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	ps, err := selectProperties(m.Properties(), opt.Properties)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	inits := m.Init()
+	if len(inits) == 0 {
+		res.Err = fmt.Errorf("checker: %s has no initial state", res.Model)
+		return res
+	}
+	stats := make([]WalkStat, walks)
+	traces := make([]*Trace, walks)
+	errs := make([]error, walks)
+	var next atomic.Int64
+	var first atomic.Int64 // lowest walk index that ended badly
+	first.Store(math.MaxInt64)
+	var canceled atomic.Bool
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			w := walker[S]{m: m, ps: ps, inits: inits, maxSteps: maxSteps, ctx: opt.Context}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= walks || int64(i) > first.Load() {
+					return
+				}
+				stats[i], traces[i], errs[i] = w.walk(WalkSeed(opt.Seed, i))
+				if errs[i] != nil && opt.Context != nil && opt.Context.Err() != nil {
+					canceled.Store(true)
+					return
+				}
+				if traces[i] != nil || errs[i] != nil {
+					for {
+						f := first.Load()
+						if int64(i) >= f || first.CompareAndSwap(f, int64(i)) {
+							break
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	n := walks
+	if f := first.Load(); f != math.MaxInt64 {
+		n = int(f) + 1
+		res.Err = errs[f]
+		res.Violation = traces[f]
+		if res.Violation != nil {
+			res.ViolationWalk = int(f)
+		}
+	}
+	if canceled.Load() {
+		res.Err = opt.Context.Err()
+	}
+	res.PerWalk = stats[:n]
+	res.Walks = n
+	for _, st := range res.PerWalk {
+		res.Steps += int64(st.Steps)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if res.Seconds > 0 {
+		res.StepsPerSec = float64(res.Steps) / res.Seconds
+	}
+	return res
+}
+
+type walker[S any] struct {
+	m        Model[S]
+	ps       *propSet[S]
+	inits    []S
+	maxSteps int
+	ctx      context.Context
+	acts     []Action // the walk so far
+	buf      []Action
+}
+
+// walk runs one walk; it returns a trace on violation and an error on a
+// model bug or cancellation.
+func (w *walker[S]) walk(ws uint64) (WalkStat, *Trace, error) {
+	r := newWalkRand(ws)
+	m, ps := w.m, w.ps
+	sampler, hasSampler := m.(Sampler[S])
+	init := 0
+	if len(w.inits) > 1 {
+		init = r.IntN(len(w.inits))
+	}
+	s := w.inits[init]
+	w.acts = w.acts[:0]
+	var st WalkStat
+	fail := func(p int, err error) (WalkStat, *Trace, error) {
+		st.Violated = true
+		steps, derr := describe(m, w.inits[init], w.acts)
+		seed := ws
+		return st, &Trace{Model: m.Name(), Seed: &seed, Init: init, Steps: steps,
+			Violation: ps.violation(p, err, len(steps))}, derr
+	}
+	if p, err := ps.checkState(m, s); err != nil {
+		return fail(p, err)
+	}
+	for st.Steps < w.maxSteps {
+		if m.Quiescent(s) {
+			st.Quiescent = true
+			return st, nil, nil
+		}
+		if w.ctx != nil && w.ctx.Err() != nil {
+			return st, nil, w.ctx.Err()
+		}
+		var a Action
+		if hasSampler {
+			var ok bool
+			if a, ok = sampler.Sample(s, r, w.buf[:0]); !ok {
+				st.Deadlock = true
+				return st, nil, nil
+			}
+		} else {
+			w.buf = m.Actions(s, w.buf[:0])
+			if len(w.buf) == 0 {
+				st.Deadlock = true
+				return st, nil, nil
+			}
+			a = w.buf[r.IntN(len(w.buf))]
+		}
+		next, err := m.Apply(s, a)
+		if err != nil {
+			return st, nil, fmt.Errorf("checker: model bug: walk seed %d step %d: Apply %s: %w", ws, st.Steps+1, m.Describe(s, a), err)
+		}
+		w.acts = append(w.acts, a)
+		st.Steps++
+		if p, err := ps.checkStep(s, a, next); err != nil {
+			return fail(p, err)
+		}
+		if p, err := ps.checkState(m, next); err != nil {
+			return fail(p, err)
+		}
+		s = next
+	}
+	st.Quiescent = m.Quiescent(s)
+	return st, nil, nil
+}

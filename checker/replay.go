@@ -1,0 +1,120 @@
+package checker
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// ErrNotEnabled is wrapped by the StepError of an action that is not among
+// Model.Actions of the state it is taken in.
+var ErrNotEnabled = errors.New("action not enabled")
+
+// StepError says that step Step (counting from 1) of a trace could not be
+// taken: the action is not enabled (ErrNotEnabled) or Apply failed.
+type StepError struct {
+	Step   int
+	Action Action
+	Err    error
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("checker: replay step %d %v: %v", e.Step, e.Action, e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// ViolationError is Replay's error when a property fails along the trace.
+type ViolationError struct {
+	Violation Violation
+}
+
+func (e *ViolationError) Error() string { return "checker: " + e.Violation.String() }
+
+// Replay rebuilds the states of tr: states[0] is Init()[tr.Init] and
+// states[i] the state after step i. Along the way it checks the trace's
+// violated property when tr.Violation is set (only that one: a trace found
+// by search or walk then reproduces its violation exactly), and every
+// property not marked ExpectFail when it is not.
+//
+// Errors: a *StepError when a step's action is not enabled or Apply fails;
+// a *ViolationError, with the states up to the bad one, when a property
+// fails (its Violation equals tr.Violation for a faithful counterexample);
+// a plain error for a bad Init index or an unknown property name. A nil
+// error means that all steps were taken and nothing failed.
+func Replay[S any](m Model[S], tr *Trace) ([]S, error) {
+	ps, err := traceProperties(m, tr)
+	if err != nil {
+		return nil, err
+	}
+	acts := make([]Action, len(tr.Steps))
+	for i, st := range tr.Steps {
+		acts[i] = st.Action
+	}
+	states, v, err := replayActions(m, tr.Init, acts, ps)
+	if err != nil {
+		return states, err
+	}
+	if v != nil {
+		return states, &ViolationError{Violation: *v}
+	}
+	return states, nil
+}
+
+// traceProperties is the property set Replay checks for tr.
+func traceProperties[S any](m Model[S], tr *Trace) (*propSet[S], error) {
+	var names []string
+	if tr.Violation != nil {
+		names = []string{tr.Violation.Property}
+	}
+	return selectProperties(m.Properties(), names)
+}
+
+// replayActions takes acts from initial state init, checking ps, and stops
+// at the first violation (returned with the states up to the bad one).
+func replayActions[S any](m Model[S], init int, acts []Action, ps *propSet[S]) ([]S, *Violation, error) {
+	inits := m.Init()
+	if init < 0 || init >= len(inits) {
+		return nil, nil, fmt.Errorf("checker: replay: init %d out of range 0..%d", init, len(inits)-1)
+	}
+	s := inits[init]
+	states := []S{s}
+	if i, err := ps.checkState(m, s); err != nil {
+		return states, ps.violation(i, err, 0), nil
+	}
+	var buf []Action
+	for k, a := range acts {
+		buf = m.Actions(s, buf[:0])
+		if !slices.Contains(buf, a) {
+			return states, nil, &StepError{Step: k + 1, Action: a, Err: ErrNotEnabled}
+		}
+		next, err := m.Apply(s, a)
+		if err != nil {
+			return states, nil, &StepError{Step: k + 1, Action: a, Err: err}
+		}
+		states = append(states, next)
+		if i, err := ps.checkStep(s, a, next); err != nil {
+			return states, ps.violation(i, err, k+1), nil
+		}
+		if i, err := ps.checkState(m, next); err != nil {
+			return states, ps.violation(i, err, k+1), nil
+		}
+		s = next
+	}
+	return states, nil, nil
+}
+
+// describe fills the Text of steps along the path from init.
+func describe[S any](m Model[S], init S, acts []Action) ([]Step, error) {
+	steps := make([]Step, len(acts))
+	s := init
+	for i, a := range acts {
+		steps[i] = Step{Action: a, Text: m.Describe(s, a)}
+		next, err := m.Apply(s, a)
+		if err != nil {
+			return steps, &StepError{Step: i + 1, Action: a, Err: err}
+		}
+		s = next
+	}
+	return steps, nil
+}
