@@ -1,0 +1,74 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Action kinds (checker.Action.Kind). Operands:
+//
+//	Deliver  P receiver, Q sender, I index of the message among the distinct
+//	         messages in flight from Q to P in canonical (byte) order;
+//	         under FIFO only the queue head, I = 0.
+//	Lose     same operands as Deliver; enabled only with LoseOnCrash and a
+//	         crashed sender (under FIFO only the head: losing a later message
+//	         first is indistinguishable to the receiver).
+//	Crash    P crashes.
+//	Detect   P learns that Q is dead.
+//	Call     P makes its next call.
+const (
+	Deliver uint8 = iota + 1
+	Lose
+	Crash
+	Detect
+	Call
+)
+
+// KindName names an action kind: "deliver", "lose", "crash", "detect",
+// "call", or "kind(k)" for an unknown one.
+func KindName(k uint8) string {
+	switch k {
+	case Deliver:
+		return "deliver"
+	case Lose:
+		return "lose"
+	case Crash:
+		return "crash"
+	case Detect:
+		return "detect"
+	case Call:
+		return "call"
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// ErrNotEnabled is wrapped by Apply's error for an action that is not
+// enabled in the state (or malformed).
+var ErrNotEnabled = errors.New("env: action not enabled")
+
+// ErrConfig is wrapped by every error New returns.
+var ErrConfig = errors.New("env: invalid config")
+
+// StepError is Apply's error when a node's Step fails (or panics, or emits an
+// invalid effect): a bug of the protocol model, not of the explored system.
+type StepError struct {
+	Action checker.Action
+	Rank   core.Rank  // the node that stepped
+	Event  core.Event // what it was given
+	Err    error
+}
+
+// Error says which node failed on which event, for which action.
+func (e *StepError) Error() string {
+	return fmt.Sprintf("env: %s %v: %v step on %q: %v", KindName(e.Action.Kind), e.Action, e.Rank, e.Event.String(), e.Err)
+}
+
+// Unwrap returns the node's error.
+func (e *StepError) Unwrap() error { return e.Err }
+
+func notEnabled(a checker.Action, why string) error {
+	return fmt.Errorf("%w: %s %v: %s", ErrNotEnabled, KindName(a.Kind), a, why)
+}

@@ -1,0 +1,96 @@
+package env
+
+import (
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Actions appends the actions enabled in s to buf, sorted by (Kind, P, Q, I):
+// every Deliver, then every Lose, Crash, Detect and Call. Identical messages
+// (same sender, receiver and bytes) give one Deliver (and one Lose). O(N +
+// messages + pending detections).
+func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
+	h := m.height
+	fifo := m.cfg.Network == FIFO
+	for _, kind := range []uint8{Deliver, Lose} {
+		if kind == Lose && (!m.cfg.LoseOnCrash || s.ncrash == 0) {
+			continue
+		}
+		each(s.root, h, 0, func(i int, p *proc) bool {
+			if !p.live {
+				return true
+			}
+			run, prev := int32(0), core.NoRank
+			for _, e := range p.inbox {
+				if e.from != prev {
+					run, prev = 0, e.from
+				} else if fifo {
+					continue
+				}
+				if kind == Deliver || s.crashed.Has(e.from) {
+					buf = append(buf, checker.Action{Kind: kind, P: int32(i), Q: int32(e.from), I: run})
+				}
+				run++
+			}
+			return true
+		})
+	}
+	budget := s.ncrash-s.nfail < m.cfg.Crashes
+	if budget || !m.fail.Empty() {
+		each(s.root, h, 0, func(i int, p *proc) bool {
+			if p.live && (budget || m.fail.Has(core.Rank(i))) {
+				buf = append(buf, checker.Action{Kind: Crash, P: int32(i)})
+			}
+			return true
+		})
+	}
+	if s.ncrash > 0 {
+		each(s.root, h, 0, func(i int, p *proc) bool {
+			if p.live && int(p.ndet) < s.ncrash {
+				s.crashed.Each(func(q core.Rank) {
+					if !p.detected.Has(q) {
+						buf = append(buf, checker.Action{Kind: Detect, P: int32(i), Q: int32(q)})
+					}
+				})
+			}
+			return true
+		})
+	}
+	sched := m.sched[s.alt]
+	each(s.root, h, 0, func(i int, p *proc) bool {
+		if m.callable(p, len(sched[i])) {
+			buf = append(buf, checker.Action{Kind: Call, P: int32(i)})
+		}
+		return true
+	})
+	return buf
+}
+
+// local appends p's enabled Deliver, Lose and Call actions (not Detect and
+// Crash), as many as p.agg.w, in canonical order.
+func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.Action {
+	fifo := m.cfg.Network == FIFO
+	start := len(buf)
+	run, prev := int32(0), core.NoRank
+	for _, e := range p.inbox {
+		if e.from != prev {
+			run, prev = 0, e.from
+		} else if fifo {
+			continue
+		}
+		buf = append(buf, checker.Action{Kind: Deliver, P: int32(i), Q: int32(e.from), I: run})
+		run++
+	}
+	if m.cfg.LoseOnCrash {
+		for _, a := range buf[start:] {
+			if s.crashed.Has(core.Rank(a.Q)) {
+				a.Kind = Lose
+				buf = append(buf, a)
+			}
+		}
+	}
+	if m.callable(p, len(m.sched[s.alt][i])) {
+		buf = append(buf, checker.Action{Kind: Call, P: int32(i)})
+	}
+	return buf
+}

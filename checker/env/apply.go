@@ -1,0 +1,151 @@
+package env
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Apply returns the world after a in s; s is unchanged. An action that is
+// not enabled (or malformed) yields an error wrapping ErrNotEnabled; a node
+// whose Step fails or panics, or emits a send to an invalid rank, yields a
+// *StepError. Cost: one node Clone and Step, plus O(log N) tree nodes and
+// one inbox copy per process the step touches (the crash of a sender under
+// LoseOnCrash scans every inbox).
+func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
+	if s == nil || s.m != m {
+		return nil, errors.New("env: Apply on a world of another model")
+	}
+	nw := &World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
+		depth: s.depth + 1, last: a, actor: core.NoRank}
+	t := newTx(s.root, m.height)
+	n := m.cfg.N
+	p, q := core.Rank(a.P), core.Rank(a.Q)
+	if !p.Valid(n) {
+		return nil, notEnabled(a, fmt.Sprintf("rank P=%d out of range", a.P))
+	}
+	pp := t.get(int(p))
+	if !pp.live {
+		return nil, notEnabled(a, fmt.Sprintf("%v has crashed", p))
+	}
+	var err error
+	switch a.Kind {
+	case Deliver, Lose:
+		if !q.Valid(n) {
+			return nil, notEnabled(a, fmt.Sprintf("rank Q=%d out of range", a.Q))
+		}
+		i, ok := findEntry(pp.inbox, m.cfg.Network, q, a.I)
+		if !ok {
+			return nil, notEnabled(a, fmt.Sprintf("no message %d in flight from %v to %v", a.I, q, p))
+		}
+		if a.Kind == Lose && !(m.cfg.LoseOnCrash && s.crashed.Has(q)) {
+			return nil, notEnabled(a, "messages are lost only with LoseOnCrash from a crashed sender")
+		}
+		msg := pp.inbox[i].msg
+		mp := t.mut(int(p))
+		mp.inbox = removeMsg(mp.inbox, i)
+		if a.Kind == Deliver {
+			err = m.run(nw, &t, a, p, core.Receive(q, msg))
+		}
+	case Crash:
+		isFail := m.fail.Has(p)
+		if !isFail && s.ncrash-s.nfail >= m.cfg.Crashes {
+			return nil, notEnabled(a, fmt.Sprintf("crash budget %d spent", m.cfg.Crashes))
+		}
+		nw.actor = p
+		mp := t.mut(int(p))
+		mp.live = false
+		mp.inbox = nil
+		nw.crashed = s.crashed.Clone()
+		nw.crashed.Add(p)
+		nw.ncrash++
+		if isFail {
+			nw.nfail++
+		}
+		if m.cfg.LoseOnCrash {
+			each(s.root, m.height, 0, func(i int, r *proc) bool {
+				if r.live {
+					if lo, hi := senderRange(r.inbox, p); hi > lo {
+						t.mut(i)
+					}
+				}
+				return true
+			})
+		}
+	case Detect:
+		if !q.Valid(n) || !s.crashed.Has(q) || pp.detected.Has(q) {
+			return nil, notEnabled(a, fmt.Sprintf("no pending notification that %v is dead", q))
+		}
+		mp := t.mut(int(p))
+		mp.detected = mp.detected.Clone()
+		mp.detected.Add(q)
+		mp.ndet++
+		err = m.run(nw, &t, a, p, core.Suspect(q))
+	case Call:
+		sched := m.sched[s.alt][p]
+		if !m.callable(pp, len(sched)) {
+			return nil, notEnabled(a, fmt.Sprintf("%v has no call to make now", p))
+		}
+		mp := t.mut(int(p))
+		in := sched[mp.made]
+		mp.made++
+		mp.awaiting = m.cfg.Blocking
+		err = m.run(nw, &t, a, p, core.Call(in))
+	default:
+		return nil, notEnabled(a, "unknown kind")
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.commit(func(i int, r *proc) agg { return m.weigh(r, nw.crashed, len(m.sched[s.alt][i])) })
+	nw.root = t.root
+	return nw, nil
+}
+
+// run steps a copy of p's node with ev and carries out the effects.
+func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Event) error {
+	nw.actor = p
+	mp := t.mut(int(p))
+	node := mp.node.Clone()
+	effs, err := safeStep(node, ev)
+	if err != nil {
+		return &StepError{Action: a, Rank: p, Event: ev, Err: err}
+	}
+	mp.node = node
+	nw.effects = effs
+	var keyBuf []byte
+	for _, e := range effs {
+		switch e.Kind {
+		case core.EffSend:
+			if !e.To.Valid(m.cfg.N) || e.Msg == nil {
+				return &StepError{Action: a, Rank: p, Event: ev,
+					Err: fmt.Errorf("invalid send effect: to %v, message %v", e.To, e.Msg)}
+			}
+			if nw.crashed.Has(e.To) {
+				continue // the receiver is dead: dropped
+			}
+			keyBuf = e.Msg.AppendBinary(keyBuf[:0])
+			mq := t.mut(int(e.To))
+			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, string(keyBuf), e.Msg)
+		case core.EffDecide, core.EffReturn, core.EffDeliver:
+			mp.hist = append(slices.Clip(mp.hist), Record{Kind: e.Kind, Instance: e.Instance, Value: e.Value})
+			if e.Kind == core.EffReturn {
+				mp.awaiting = false
+			}
+		}
+	}
+	return nil
+}
+
+// safeStep runs node.Step, turning a panic into an error.
+func safeStep(node core.Machine, ev core.Event) (effs []core.Effect, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			effs, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return node.Step(ev, nil)
+}

@@ -1,0 +1,133 @@
+package env
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Network is the channel discipline.
+type Network uint8
+
+const (
+	// Unordered: the messages in flight form a multiset; any may be
+	// delivered next. The default.
+	Unordered Network = iota
+	// FIFO: each (sender, receiver) pair is a queue; only its head may be
+	// delivered.
+	FIFO
+)
+
+// String is "unordered" or "fifo".
+func (n Network) String() string {
+	switch n {
+	case Unordered:
+		return "unordered"
+	case FIFO:
+		return "fifo"
+	}
+	return fmt.Sprintf("network(%d)", uint8(n))
+}
+
+// Config describes a model: the protocol (NewNode, Schedules, Properties)
+// and the environment around it.
+type Config struct {
+	// Name of the protocol, first word of Model.Name ("env" if empty).
+	Name string
+	// N is the number of processes, ranks 0 … N-1; N ≥ 1.
+	N int
+	// Crashes is the crash budget F, 0 ≤ Crashes ≤ N (Fail ranks extra).
+	Crashes int
+	// Network is Unordered (default) or FIFO.
+	Network Network
+	// LoseOnCrash lets messages in flight from a crashed sender be lost.
+	LoseOnCrash bool
+	// Blocking: a process makes its next call only after the previous one
+	// returned (EffReturn).
+	Blocking bool
+	// NewNode builds the initial state of process p of n. Required; it must
+	// not return nil. It is called once per rank, by New.
+	NewNode func(p core.Rank, n int) core.Machine
+	// Schedules lists alternative input vectors: Schedules[k][p] is the
+	// ordered list of calls process p makes in alternative k. Each
+	// alternative has exactly N entries (nil: no call); inputs are non-nil.
+	// Init returns one initial state per alternative, in order; no
+	// alternative at all means one initial state without calls.
+	Schedules [][][]core.Input
+	// Fail lists distinct ranks that must crash in every run, outside the
+	// budget: at any step in exhaustive search (a state where one is alive is
+	// not quiescent), at a random point in random walks (Sample).
+	Fail []core.Rank
+	// CrashProb, in [0, 1], is the probability that a Sample step is a
+	// crash when a crash is enabled; Fail ranks are crashed with it per step
+	// too (with 1/N per step if CrashProb is 0).
+	CrashProb float64
+	// Properties are returned by Model.Properties. Names must be non-empty
+	// and distinct; Invariant and Quiescence need Check, Transition needs
+	// CheckStep.
+	Properties []checker.Property[*World]
+	// Params are free-form parameters recorded in traces (Model.Params).
+	Params map[string]string
+}
+
+func (c *Config) validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrConfig, fmt.Sprintf(format, args...))
+	}
+	if c.N < 1 || c.N > math.MaxInt32 {
+		return bad("N = %d, want 1 ≤ N ≤ %d", c.N, math.MaxInt32)
+	}
+	if c.Crashes < 0 || c.Crashes > c.N {
+		return bad("Crashes = %d, want 0 ≤ Crashes ≤ N = %d", c.Crashes, c.N)
+	}
+	if c.Network != Unordered && c.Network != FIFO {
+		return bad("unknown Network %d", c.Network)
+	}
+	if c.NewNode == nil {
+		return bad("NewNode is nil")
+	}
+	for k, alt := range c.Schedules {
+		if len(alt) != c.N {
+			return bad("Schedules[%d] has %d processes, want N = %d", k, len(alt), c.N)
+		}
+		for p, calls := range alt {
+			for i, in := range calls {
+				if in == nil {
+					return bad("Schedules[%d][%d][%d] is nil", k, p, i)
+				}
+			}
+		}
+	}
+	seen := make(map[core.Rank]bool, len(c.Fail))
+	for _, r := range c.Fail {
+		if !r.Valid(c.N) {
+			return bad("Fail rank %d out of range 0..%d", r, c.N-1)
+		}
+		if seen[r] {
+			return bad("Fail rank %v listed twice", r)
+		}
+		seen[r] = true
+	}
+	if !(c.CrashProb >= 0 && c.CrashProb <= 1) {
+		return bad("CrashProb = %v, want 0 ≤ CrashProb ≤ 1", c.CrashProb)
+	}
+	names := make(map[string]bool, len(c.Properties))
+	for i, p := range c.Properties {
+		switch {
+		case p.Name == "":
+			return bad("Properties[%d] has no name", i)
+		case names[p.Name]:
+			return bad("property %q listed twice", p.Name)
+		case (p.Kind == checker.Invariant || p.Kind == checker.Quiescence) && p.Check == nil:
+			return bad("%s property %q has no Check", p.Kind, p.Name)
+		case p.Kind == checker.Transition && p.CheckStep == nil:
+			return bad("transition property %q has no CheckStep", p.Name)
+		case p.Kind < checker.Invariant || p.Kind > checker.Transition:
+			return bad("property %q has unknown kind %d", p.Name, p.Kind)
+		}
+		names[p.Name] = true
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package env
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Describe says what taking a in s does, computed by applying it, such as
+// "p1 receives UP(a=0, v=1) from p3 → sends DOWN(a=0, v=1) to p6, p7;
+// decides 1 (a=0)", "p2 crashes", "p0 learns p2 is dead", "p4 calls
+// Agreement(v=1, a=0)", "the network loses UP(a=0, v=1) from p3 to p1". An
+// action that fails ends with " → error: …".
+func (m *Model) Describe(s *World, a checker.Action) string {
+	p, q := core.Rank(a.P), core.Rank(a.Q)
+	var head string
+	switch a.Kind {
+	case Deliver, Lose:
+		msg := fmt.Sprintf("message %d", a.I)
+		if p.Valid(m.cfg.N) && q.Valid(m.cfg.N) {
+			if i, ok := findEntry(s.proc(p).inbox, m.cfg.Network, q, a.I); ok {
+				msg = s.proc(p).inbox[i].msg.String()
+			}
+		}
+		if a.Kind == Deliver {
+			head = fmt.Sprintf("%v receives %s from %v", p, msg, q)
+		} else {
+			head = fmt.Sprintf("the network loses %s from %v to %v", msg, q, p)
+		}
+	case Crash:
+		head = fmt.Sprintf("%v crashes", p)
+	case Detect:
+		head = fmt.Sprintf("%v learns %v is dead", p, q)
+	case Call:
+		in := "its next call"
+		if p.Valid(m.cfg.N) {
+			if pend := s.PendingCalls(p); len(pend) > 0 {
+				in = pend[0].String()
+			}
+		}
+		head = fmt.Sprintf("%v calls %s", p, in)
+	default:
+		head = fmt.Sprintf("%s %v", KindName(a.Kind), a)
+	}
+	next, err := m.Apply(s, a)
+	if err != nil {
+		return head + " → error: " + err.Error()
+	}
+	if eff := describeEffects(next.effects); eff != "" {
+		return head + " → " + eff
+	}
+	return head
+}
+
+// describeEffects formats effects as "sends M to p1, p2; decides 1 (a=0)",
+// grouping consecutive sends of the same message.
+func describeEffects(effs []core.Effect) string {
+	var parts []string
+	for i := 0; i < len(effs); i++ {
+		e := effs[i]
+		switch e.Kind {
+		case core.EffSend:
+			msg := e.Msg.String()
+			to := []string{e.To.String()}
+			for i+1 < len(effs) && effs[i+1].Kind == core.EffSend && effs[i+1].Msg.String() == msg {
+				i++
+				to = append(to, effs[i].To.String())
+			}
+			parts = append(parts, fmt.Sprintf("sends %s to %s", msg, strings.Join(to, ", ")))
+		case core.EffDecide:
+			parts = append(parts, fmt.Sprintf("decides %v (a=%d)", e.Value, e.Instance))
+		case core.EffReturn:
+			parts = append(parts, fmt.Sprintf("returns %v (a=%d)", e.Value, e.Instance))
+		case core.EffDeliver:
+			parts = append(parts, fmt.Sprintf("delivers %v (a=%d)", e.Value, e.Instance))
+		case core.EffSuspect:
+			parts = append(parts, fmt.Sprintf("suspects %v", e.Peer))
+		default:
+			parts = append(parts, e.String())
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,131 @@
+package env
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Model is the environment around N nodes; it implements
+// checker.Model[*World] and is safe for concurrent use.
+type Model struct {
+	cfg      Config
+	name     string
+	height   int              // of the process tree
+	fail     core.RankSet     // Config.Fail
+	sched    [][][]core.Input // Schedules, or one empty alternative
+	schedEnc [][][]byte       // canonical encoding of sched[k][p]
+	init     []*World
+}
+
+var _ checker.Model[*World] = (*Model)(nil)
+
+// New validates cfg, builds the N initial nodes and returns the model. Its
+// errors wrap ErrConfig.
+func New(cfg Config) (*Model, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	cfg.Fail = append([]core.Rank(nil), cfg.Fail...)
+	cfg.Params = maps.Clone(cfg.Params)
+	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules}
+	for _, r := range cfg.Fail {
+		m.fail.Add(r)
+	}
+	if len(m.sched) == 0 {
+		m.sched = [][][]core.Input{make([][]core.Input, cfg.N)}
+	}
+	nodes := make([]core.Machine, cfg.N)
+	for p := range nodes {
+		nodes[p] = cfg.NewNode(core.Rank(p), cfg.N)
+		if nodes[p] == nil {
+			return nil, fmt.Errorf("%w: NewNode(%v, %d) returned nil", ErrConfig, core.Rank(p), cfg.N)
+		}
+	}
+	for k, alt := range m.sched {
+		enc := make([][]byte, cfg.N)
+		procs := make([]*proc, cfg.N)
+		for p := range procs {
+			var b, tmp []byte
+			b = core.AppendUint(b, uint64(len(alt[p])))
+			for _, in := range alt[p] {
+				tmp = in.AppendBinary(tmp[:0])
+				b = core.AppendBytes(b, tmp)
+			}
+			enc[p] = b
+			pr := &proc{node: nodes[p], live: true}
+			pr.agg = m.weigh(pr, core.RankSet{}, len(alt[p]))
+			procs[p] = pr
+		}
+		m.schedEnc = append(m.schedEnc, enc)
+		m.init = append(m.init, &World{m: m, alt: k, root: build(procs, m.height), actor: core.NoRank})
+	}
+	var name strings.Builder
+	name.WriteString(cfg.Name)
+	if cfg.Name == "" {
+		name.WriteString("env")
+	}
+	fmt.Fprintf(&name, " n=%d crashes=%d", cfg.N, cfg.Crashes)
+	if cfg.Network == FIFO {
+		name.WriteString(" fifo")
+	}
+	if cfg.LoseOnCrash {
+		name.WriteString(" lose-on-crash")
+	}
+	if cfg.Blocking {
+		name.WriteString(" blocking")
+	}
+	if len(cfg.Fail) > 0 {
+		name.WriteString(" fail=")
+		for i, r := range cfg.Fail {
+			if i > 0 {
+				name.WriteByte(',')
+			}
+			fmt.Fprint(&name, int32(r))
+		}
+	}
+	m.name = name.String()
+	return m, nil
+}
+
+// Name is the protocol name and the environment's parameters, such as
+// "era n=4 crashes=1 fifo lose-on-crash blocking fail=0,2" (flags only when
+// set).
+func (m *Model) Name() string { return m.name }
+
+// N is the number of processes.
+func (m *Model) N() int { return m.cfg.N }
+
+// Config returns a copy of the configuration (slices and maps shared: do not
+// modify them).
+func (m *Model) Config() Config { return m.cfg }
+
+// Params returns a copy of Config.Params.
+func (m *Model) Params() map[string]string { return maps.Clone(m.cfg.Params) }
+
+// Init returns one initial state per schedule alternative, in order. The
+// states are shared between calls (they are immutable).
+func (m *Model) Init() []*World { return append([]*World(nil), m.init...) }
+
+// Properties returns Config.Properties.
+func (m *Model) Properties() []checker.Property[*World] { return m.cfg.Properties }
+
+// Quiescent reports whether the run may end in s: nothing but budget
+// crashes is enabled (no message in flight to a live process, no pending
+// detector notification, no call a live process can make) and every Fail
+// rank has crashed (Fail ranks must crash in every run, at a step of the
+// explorer's choosing). A blocking call that never returned leaves its
+// process's later calls disabled, so a stuck state is quiescent (and the
+// liveness properties checked there see it). O(1).
+func (m *Model) Quiescent(s *World) bool {
+	return s.root.sum.work(int64(s.ncrash)) == 0 && s.nfail == len(m.cfg.Fail)
+}
+
+// callable reports whether live process p may make its next call, given the
+// length of its schedule.
+func (m *Model) callable(p *proc, nsched int) bool {
+	return p.live && int(p.made) < nsched && !(m.cfg.Blocking && p.awaiting)
+}

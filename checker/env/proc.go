@@ -1,0 +1,145 @@
+package env
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// entry is one distinct message in flight to a process: n copies of msg
+// from from, whose canonical encoding is key.
+type entry struct {
+	from core.Rank
+	n    int32
+	key  string
+	msg  core.Message
+}
+
+// agg counts what a process (or a subtree of processes) contributes to the
+// enabled actions: w deliveries, losses and calls; live processes; det
+// detections already done by live processes. The pending detections of a
+// subtree with c crashed processes in the world are live*c - det.
+type agg struct{ w, live, det int64 }
+
+func (a *agg) add(b agg) { a.w += b.w; a.live += b.live; a.det += b.det }
+
+func (a agg) sub(b agg) agg { return agg{a.w - b.w, a.live - b.live, a.det - b.det} }
+
+// work is the number of enabled non-crash actions, given c crashed
+// processes in the world.
+func (a agg) work(c int64) int64 { return a.w + a.live*c - a.det }
+
+// proc is everything the world keeps about one process. A proc reachable
+// from a World is never modified; Apply modifies only copies it owns (edit
+// equal to its own edit id), and slices are always replaced, never written.
+type proc struct {
+	edit     uint64
+	node     core.Machine
+	live     bool
+	awaiting bool  // Blocking: a call is made and has not returned
+	made     int32 // calls made so far
+	inbox    []entry
+	detected core.RankSet // crashed peers reported to this process
+	ndet     int32        // detected.Len()
+	hist     []Record
+	agg      agg // this process's share of its tree's sums
+}
+
+// Record is one observable output of a process: an EffDecide, EffReturn or
+// EffDeliver effect, in the order the process emitted them.
+type Record struct {
+	Kind     core.EffectKind
+	Instance uint64
+	Value    core.Value
+}
+
+// weigh computes p's agg, given the crashed set and its schedule length.
+func (m *Model) weigh(p *proc, crashed core.RankSet, nsched int) agg {
+	if !p.live {
+		return agg{}
+	}
+	var w int64
+	prev := core.NoRank
+	for _, e := range p.inbox {
+		if m.cfg.Network == FIFO {
+			if e.from == prev {
+				continue
+			}
+			prev = e.from
+		}
+		w++
+		if m.cfg.LoseOnCrash && crashed.Has(e.from) {
+			w++
+		}
+	}
+	if m.callable(p, nsched) {
+		w++
+	}
+	return agg{w: w, live: 1, det: int64(p.ndet)}
+}
+
+// senderRange returns the entries [lo, hi) of in sent by q.
+func senderRange(in []entry, q core.Rank) (lo, hi int) {
+	lo, _ = slices.BinarySearchFunc(in, q, func(e entry, q core.Rank) int { return int(e.from) - int(q) })
+	hi = lo
+	for hi < len(in) && in[hi].from == q {
+		hi++
+	}
+	return lo, hi
+}
+
+// findEntry returns the position in in of the message a Deliver or Lose
+// action (q, i) names, under network net.
+func findEntry(in []entry, net Network, q core.Rank, i int32) (int, bool) {
+	lo, hi := senderRange(in, q)
+	if i < 0 || int(i) >= hi-lo || (net == FIFO && i != 0) {
+		return 0, false
+	}
+	return lo + int(i), true
+}
+
+// insertMsg returns a new inbox with one more copy of msg (encoded as key)
+// from from: under Unordered in (from, key) order, under FIFO at the end of
+// from's queue (merged with its last entry when equal, which keeps the
+// representation canonical).
+func insertMsg(in []entry, net Network, from core.Rank, key string, msg core.Message) []entry {
+	var i int
+	var same bool
+	if net == FIFO {
+		_, i = senderRange(in, from)
+		same = i > 0 && in[i-1].from == from && in[i-1].key == key
+		if same {
+			i--
+		}
+	} else {
+		i, same = slices.BinarySearchFunc(in, entry{from: from, key: key}, func(e, t entry) int {
+			if e.from != t.from {
+				return int(e.from) - int(t.from)
+			}
+			return strings.Compare(e.key, t.key)
+		})
+	}
+	if same {
+		out := slices.Clone(in)
+		out[i].n++
+		return out
+	}
+	out := make([]entry, len(in)+1)
+	copy(out, in[:i])
+	out[i] = entry{from: from, n: 1, key: key, msg: msg}
+	copy(out[i+1:], in[i:])
+	return out
+}
+
+// removeMsg returns a new inbox with one copy of in[i] less.
+func removeMsg(in []entry, i int) []entry {
+	if in[i].n > 1 {
+		out := slices.Clone(in)
+		out[i].n--
+		return out
+	}
+	out := make([]entry, 0, len(in)-1)
+	out = append(out, in[:i]...)
+	return append(out, in[i+1:]...)
+}
