@@ -11,6 +11,18 @@ import (
 	"time"
 )
 
+// Observer is an optional interface of a Model: when implemented, Walk
+// reports every step and the end of every walk to it, so that a simulation
+// can measure what it needs (messages, rounds, depth) without the checker
+// knowing the protocol. Walks run in parallel: calls for different walk
+// indices may be concurrent; calls for one walk come in order. ObserveEnd is
+// called with the final state (also after a violation), unless the walk
+// failed with an error.
+type Observer[S any] interface {
+	ObserveStep(walk int, prev S, a Action, next S)
+	ObserveEnd(walk int, final S, st WalkStat)
+}
+
 // Sampler is an optional interface of a Model: when implemented, random
 // walks call Sample to choose the next action instead of picking uniformly
 // among Actions (environments use it to weight crashes). Sample must return
@@ -130,7 +142,7 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 				if i >= walks || int64(i) > first.Load() {
 					return
 				}
-				stats[i], traces[i], errs[i] = w.walk(WalkSeed(opt.Seed, i))
+				stats[i], traces[i], errs[i] = w.walk(i, WalkSeed(opt.Seed, i))
 				if errs[i] != nil && opt.Context != nil && opt.Context.Err() != nil {
 					canceled.Store(true)
 					return
@@ -183,17 +195,24 @@ type walker[S any] struct {
 
 // walk runs one walk; it returns a trace on violation and an error on a
 // model bug or cancellation.
-func (w *walker[S]) walk(ws uint64) (WalkStat, *Trace, error) {
+func (w *walker[S]) walk(i int, ws uint64) (st WalkStat, tr *Trace, err error) {
 	r := newWalkRand(ws)
 	m, ps := w.m, w.ps
 	sampler, hasSampler := m.(Sampler[S])
+	obs, hasObs := m.(Observer[S])
 	init := 0
 	if len(w.inits) > 1 {
 		init = r.IntN(len(w.inits))
 	}
 	s := w.inits[init]
 	w.acts = w.acts[:0]
-	var st WalkStat
+	if hasObs {
+		defer func() {
+			if err == nil {
+				obs.ObserveEnd(i, s, st)
+			}
+		}()
+	}
 	fail := func(p int, err error) (WalkStat, *Trace, error) {
 		st.Violated = true
 		steps, derr := describe(m, w.inits[init], w.acts)
@@ -233,6 +252,9 @@ func (w *walker[S]) walk(ws uint64) (WalkStat, *Trace, error) {
 		}
 		w.acts = append(w.acts, a)
 		st.Steps++
+		if hasObs {
+			obs.ObserveStep(i, s, a, next)
+		}
 		if p, err := ps.checkStep(s, a, next); err != nil {
 			return fail(p, err)
 		}

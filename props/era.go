@@ -1,0 +1,208 @@
+package props
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/statemachine/era"
+)
+
+// ERA property names, as ftcheck --property takes them.
+const (
+	Termination      = "termination"
+	Irrevocability   = "irrevocability"
+	Agreement        = "agreement"
+	UniformAgreement = "uniform-agreement"
+	Participation    = "participation"
+	Validity         = "validity"
+)
+
+// ERA returns the properties of the Early Returning Agreement over worlds of
+// era.Node machines combining with op: the four of the paper's §2.1
+// (Termination, Irrevocability, Agreement, Participation), Validity, and
+// Uniform Agreement, which ERA is known not to have (§1.1, footnote 1) and
+// is therefore marked ExpectFail.
+func ERA(op era.Op) []checker.Property[*env.World] {
+	return []checker.Property[*env.World]{
+		{Name: Termination, Kind: checker.Quiescence,
+			Doc:   "every live process that called Agreement(v, a) has returned a decision for a (§2.1 Termination, Theorem 3)",
+			Check: termination},
+		{Name: Irrevocability, Kind: checker.Transition,
+			Doc:       "a process never decides or returns a second, different value for an agreement, and Result never changes once set (§2.1, Theorem 1)",
+			CheckStep: irrevocability},
+		{Name: Agreement, Kind: checker.Invariant,
+			Doc:   "no two live processes have decided differently for an agreement (§2.1 Agreement, Theorem 2: non-uniform)",
+			Check: func(w *env.World) error { return agreement(w, false) }},
+		{Name: UniformAgreement, Kind: checker.Invariant, ExpectFail: true,
+			Doc:   "no two processes, dead or alive, have decided differently (ERA is not uniform: §1.1 footnote 1; expected to fail)",
+			Check: func(w *env.World) error { return agreement(w, true) }},
+		{Name: Participation, Kind: checker.Invariant,
+			Doc:   "a process that decided v for a called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4)",
+			Check: func(w *env.World) error { return participation(w, op) }},
+		{Name: Validity, Kind: checker.Transition,
+			Doc:       "a decided value is F over a set of contributions that includes every process alive at the decision",
+			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return validity(next, op) }},
+	}
+}
+
+// decided returns the first value p decided for instance a, or nil.
+func decided(w *env.World, p core.Rank, a uint64) core.Value {
+	for _, r := range w.History(p) {
+		if r.Kind == core.EffDecide && r.Instance == a {
+			return r.Value
+		}
+	}
+	return nil
+}
+
+// contribution returns p's argument to Agreement(·, a), if p made that call.
+func contribution(w *env.World, p core.Rank, a uint64) (core.Value, bool) {
+	for _, in := range w.CallsMade(p) {
+		if c, ok := in.(era.Contribute); ok && c.A == a {
+			return c.V, true
+		}
+	}
+	return nil, false
+}
+
+func same(a, b core.Value) bool { return bytes.Equal(a.AppendBinary(nil), b.AppendBinary(nil)) }
+
+func termination(w *env.World) error {
+	for p := core.Rank(0); int(p) < w.N(); p++ {
+		if w.Crashed(p) {
+			continue
+		}
+	calls:
+		for _, in := range w.CallsMade(p) {
+			c, ok := in.(era.Contribute)
+			if !ok {
+				continue
+			}
+			for _, r := range w.History(p) {
+				if r.Kind == core.EffReturn && r.Instance == c.A {
+					continue calls
+				}
+			}
+			return fmt.Errorf("%v is alive, called Agreement(a=%d) and never returned, yet nothing is left to deliver, detect or call", p, c.A)
+		}
+	}
+	return nil
+}
+
+func irrevocability(prev *env.World, _ checker.Action, next *env.World) error {
+	p := next.LastActor()
+	if p == core.NoRank || !p.Valid(next.N()) {
+		return nil
+	}
+	old := prev.History(p)
+	for _, e := range next.LastEffects() {
+		if e.Kind != core.EffDecide && e.Kind != core.EffReturn {
+			continue
+		}
+		for _, r := range old {
+			if r.Kind == e.Kind && r.Instance == e.Instance && !same(r.Value, e.Value) {
+				return fmt.Errorf("%v had %s %v for a=%d and now %s %v", p, verb(r.Kind), r.Value, e.Instance, verb(e.Kind), e.Value)
+			}
+		}
+	}
+	pn, ok1 := prev.Node(p).(*era.Node)
+	nn, ok2 := next.Node(p).(*era.Node)
+	if ok1 && ok2 {
+		for _, a := range pn.Agreements() {
+			if r := pn.Result(a); r != nil {
+				if s := nn.Result(a); s == nil || !same(r, s) {
+					return fmt.Errorf("%v's Result for a=%d changed from %v to %v", p, a, r, s)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func verb(k core.EffectKind) string {
+	if k == core.EffReturn {
+		return "returned"
+	}
+	return "decided"
+}
+
+func agreement(w *env.World, uniform bool) error {
+	type first struct {
+		p core.Rank
+		v core.Value
+	}
+	seen := map[uint64]first{}
+	for p := core.Rank(0); int(p) < w.N(); p++ {
+		if !uniform && w.Crashed(p) {
+			continue
+		}
+		for _, r := range w.History(p) {
+			if r.Kind != core.EffDecide {
+				continue
+			}
+			f, ok := seen[r.Instance]
+			if !ok {
+				seen[r.Instance] = first{p, r.Value}
+				continue
+			}
+			if !same(f.v, r.Value) {
+				alive := "live "
+				if uniform {
+					alive = ""
+				}
+				return fmt.Errorf("%sprocesses %v and %v decided %v and %v for a=%d", alive, f.p, p, f.v, r.Value, r.Instance)
+			}
+		}
+	}
+	return nil
+}
+
+func participation(w *env.World, op era.Op) error {
+	for p := core.Rank(0); int(p) < w.N(); p++ {
+		for _, r := range w.History(p) {
+			if r.Kind != core.EffDecide {
+				continue
+			}
+			c, ok := contribution(w, p, r.Instance)
+			if !ok {
+				return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, r.Value, r.Instance, r.Instance)
+			}
+			if !same(op.Combine(r.Value, c), r.Value) {
+				return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, r.Value, r.Instance, c)
+			}
+		}
+	}
+	return nil
+}
+
+// validity checks every decision made in the last step. F is a semilattice
+// join, so a set C with alive ⊆ C ⊆ contributors and F(C) = v exists
+// exactly when v = F(alive contributions ∪ {crashed contributions x ≤ v}),
+// where x ≤ v means F(v, x) = v: no enumeration of subsets is needed.
+func validity(w *env.World, op era.Op) error {
+	for _, e := range w.LastEffects() {
+		if e.Kind != core.EffDecide {
+			continue
+		}
+		a, v := e.Instance, e.Value
+		var join core.Value
+		for q := core.Rank(0); int(q) < w.N(); q++ {
+			c, ok := contribution(w, q, a)
+			switch {
+			case !w.Crashed(q) && !ok:
+				return fmt.Errorf("%v decided %v for a=%d while %v is alive and has not contributed", w.LastActor(), v, a, q)
+			case !w.Crashed(q):
+				join = op.Combine(join, c)
+			case ok && same(op.Combine(v, c), v):
+				join = op.Combine(join, c)
+			}
+		}
+		if join == nil || !same(join, v) {
+			return fmt.Errorf("%v decided %v for a=%d, which is not F over any set of contributions that includes every live process (live and compatible contributions give %v)", w.LastActor(), v, a, join)
+		}
+	}
+	return nil
+}

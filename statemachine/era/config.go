@@ -1,0 +1,61 @@
+package era
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
+
+// MaxN is the largest number of processes a Config may have. It bounds what
+// a decoder may allocate for a rank set.
+const MaxN = 1 << 16
+
+// Config is shared by all the nodes of one communicator.
+type Config struct {
+	// N is the number of processes, ranks 0 … N-1.
+	N int
+	// Topology is the tree ERA works on (zero value: Binary).
+	Topology Topology
+	// Op is the combine operation F (nil: And).
+	Op Op
+	// GC turns on the garbage collection of §3: once Agreement(a) has
+	// returned, everything but Result^a is dropped.
+	GC bool
+	// Mutant selects a deliberately broken variant (tests only); see
+	// Mutants.
+	Mutant mutant.Name
+}
+
+// withDefaults fills the zero fields and validates the rest.
+func (c Config) withDefaults() (Config, error) {
+	if c.N < 1 || c.N > MaxN {
+		return c, fmt.Errorf("era: N=%d out of range 1..%d", c.N, MaxN)
+	}
+	if c.Topology > String {
+		return c, fmt.Errorf("era: unknown topology %d", c.Topology)
+	}
+	if c.Op == nil {
+		c.Op = And
+	}
+	if c.Mutant != mutant.None && !slices.Contains(Mutants, c.Mutant) {
+		return c, fmt.Errorf("era: unknown mutant %q", c.Mutant)
+	}
+	return c, nil
+}
+
+// New returns process p of a communicator configured by cfg, in its initial
+// state (ERA Part 1: every variable at its default).
+func New(p core.Rank, cfg Config) (*Node, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if !p.Valid(cfg.N) {
+		return nil, fmt.Errorf("era: rank %v out of range for N=%d", p, cfg.N)
+	}
+	n := &Node{p: p, cfg: cfg}
+	n.refreshTree()
+	return n, nil
+}

@@ -1,0 +1,21 @@
+package era
+
+import "github.com/ftkernel/ftkernel/core"
+
+// collect is the garbage collection of §3: once Agreement(·, a) returned,
+// RequestedResult, Current, Status and Contributed "have no further use and
+// can be reclaimed"; Result is kept, since it "can be requested by another
+// participant long after the result was locally returned". The paper's
+// second mechanism, agreeing on a range of returned agreements to dispose
+// of Result too, is not implemented.
+func (g *agreement) collect() {
+	g.status = NotContributed
+	g.current = nil
+	g.contributed = core.RankSet{}
+	g.requested = core.RankSet{}
+}
+
+// collected reports whether a's variables were reclaimed by collect.
+func (n *Node) collected(g *agreement) bool {
+	return n.cfg.GC && g.called && g.result != nil
+}

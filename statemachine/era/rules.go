@@ -1,0 +1,249 @@
+package era
+
+import "github.com/ftkernel/ftkernel/core"
+
+// recvUp is ERA Part 2, Rule Recv(UP(a, v)) from q:
+//
+//	if Status = notcontributed ∨ Status = gathering then
+//	    Current ← F(Current, v); Contributed ← Contributed ∪ {q}
+//	else if Result ≠ ⊥ then Send(DOWN(a, Result)) to q
+//
+// Two ambiguities are resolved against the literal pseudocode, which fails
+// Termination in both cases (the pseudocode is MutantUpNotRemembered):
+//
+// A process that has decided answers DOWN(a, Result) whatever its Status.
+// The prose says "if the decision was already made, the process reacts by
+// re-sending the DOWN message", but the pseudocode tests Status first, and a
+// process can decide while gathering (a new root deciding on its children's
+// DOWN, see recvDown) or before calling Agreement; it would absorb the UP of
+// a child adopted later and never answer it (N=8 star: p1 becomes root,
+// decides on p4's DOWN while gathering, and absorbs p6's UP). Under the
+// garbage collection of §3 this is also what a collected agreement must do:
+// its Status reads notcontributed again.
+//
+// An undecided process remembers, in RequestedResult, the sender q of an
+// UP that is not a child in S_p. The prose says waiting "will trigger the
+// answer to the requesting child", but Decision answers only Children(S_p,
+// p) ∪ RequestedResult, and q's parent may have died without p knowing yet;
+// if p decides before it discovers that death, q never decides (N=4 binary:
+// p1 and p2 crash, p3 discovers p1 dead and sends UP to p0, which absorbs
+// it, decides on p1's in-flight UP and sends DOWN to p1 only).
+func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
+	g := n.get(m.A)
+	if n.cfg.Mutant == MutantUpNotRemembered {
+		switch {
+		case g.status == NotContributed || g.status == Gathering:
+			g.current = n.cfg.Op.Combine(g.current, m.V)
+			g.contributed.Add(q)
+		case g.result != nil:
+			out = n.send(q, Down{A: m.A, V: g.result}, out)
+		}
+		return out
+	}
+	switch {
+	case g.result != nil:
+		out = n.send(q, Down{A: m.A, V: g.result}, out)
+	case g.status == NotContributed || g.status == Gathering:
+		g.current = n.cfg.Op.Combine(g.current, m.V)
+		g.contributed.Add(q)
+		n.rememberUp(g, q)
+	default:
+		n.rememberUp(g, q)
+	}
+	return out
+}
+
+// rememberUp records the sender q of an UP that is not a child in S_p, so
+// that Decision answers it (see recvUp).
+func (n *Node) rememberUp(g *agreement, q core.Rank) {
+	if !n.kids.Has(q) {
+		g.requested.Add(q)
+	}
+}
+
+// recvDown is ERA Part 2, Rule Recv(DOWN(a, v)) from q:
+//
+//	if Result = ⊥ ∧ q = Parent(S_p, p) then Decision(v, a)
+//
+// Ambiguity: a root has no parent, so the literal guard ignores every DOWN
+// at a root, including the answers of its children to its RESULTREQUEST;
+// the proof of Theorem 2 needs them ("this process will answer to p with a
+// DOWN(a, v2) message, and p will decide v2"). Without them a new root whose
+// children already decided waits forever: they answer DOWN, never UP, so DC
+// never holds. A root therefore also accepts DOWN from its children. The
+// literal guard is MutantRootIgnoresDown; accepting DOWN from anyone is
+// MutantDownFromAnyone.
+func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
+	g := n.get(m.A)
+	from := q == n.parent
+	if n.parent == core.NoRank && n.kids.Has(q) && n.cfg.Mutant != MutantRootIgnoresDown {
+		from = true
+	}
+	if g.result == nil && (from || n.cfg.Mutant == MutantDownFromAnyone) {
+		out = n.decision(m.V, g, out)
+	}
+	return out
+}
+
+// recvResultRequest is ERA Part 2, Rule Recv(RESULTREQUEST(a)) from q:
+//
+//	forall r < q do S_p[r] ← dead
+//	if Result ≠ ⊥ then Send(DOWN(a, Result)) to q
+//	else if Status = broadcasting then Send(UP(a, Current)) to q
+//	else RequestedResult ← RequestedResult ∪ {q}
+//
+// Only a root sends RESULTREQUEST, and a root's elders are dead (proof of
+// Lemma 1). Ambiguity: when p < q the literal rule marks p itself dead; a
+// running process is alive (Lemma 1.3), so p is left out.
+// Ambiguity: the pseudocode only assigns S_p[r], but each r newly marked
+// dead is a process discovered dead, so the rule of Part 4 runs for it, in
+// ascending r. Otherwise the failure detector's later report finds r
+// already dead and Part 4 does nothing, and a process whose parent r was
+// marked here never sends UP to its new parent (Termination fails: N=6
+// binary; p4's parent p2 becomes root, sends RESULTREQUEST and dies; p3
+// becomes root and its RESULTREQUEST(a=0) marks p2 dead at p4, which never
+// re-sends its contribution to a=1). The literal assignment is
+// MutantMarkEldersSilently.
+func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect) []core.Effect {
+	switch n.cfg.Mutant {
+	case MutantNoMarkElders:
+	case MutantMarkEldersSilently:
+		for r := core.Rank(0); r < q; r++ {
+			if r != n.p {
+				n.markDead(r)
+			}
+		}
+	default:
+		// Part 4 acts only when r is the parent or a child; marking any
+		// other rank changes neither Parent(S_p, p) nor Children(S_p, p)
+		// (a rank's orphans go to its own parent), so it is just marked.
+		for r := core.Rank(0); r < q; r++ {
+			switch {
+			case r == n.p || n.dead.Has(r):
+			case r == n.parent || n.kids.Has(r):
+				out = n.discoveredDead(r, out)
+			default:
+				n.dead.Add(r)
+			}
+		}
+		n.refreshTree()
+	}
+	g := n.get(m.A)
+	switch {
+	case g.result != nil:
+		out = n.send(q, Down{A: m.A, V: g.result}, out)
+	case g.status == Broadcasting && n.cfg.Mutant != MutantRecordInsteadOfUp:
+		out = n.send(q, Up{A: m.A, V: g.current}, out)
+	default:
+		g.requested.Add(q)
+	}
+	return out
+}
+
+// dc is the Deciding Condition of ERA Part 3:
+//
+//	DC = Status = gathering ∧ Children(S_p, p) ∪ {p} ⊆ Contributed
+func (n *Node) dc(g *agreement) bool {
+	if g.status != Gathering || !g.contributed.Has(n.p) {
+		return false
+	}
+	if n.cfg.Mutant == MutantEarlyRootDecision && n.parent == core.NoRank {
+		return true
+	}
+	return n.kids.SubsetOf(g.contributed)
+}
+
+// spontaneous is ERA Part 3, the Spontaneous Rule, applied to every
+// agreement satisfying DC, in ascending a, until none does:
+//
+//	if Parent(S_p, p) = ⊥ then Decision(Current, a)
+//	else Send(UP(a, Current)) to Parent(S_p, p)
+//	Status ← broadcasting
+//
+// It ends with the garbage collection of §3 when Config.GC is set.
+func (n *Node) spontaneous(out []core.Effect) []core.Effect {
+	for fired := true; fired; {
+		fired = false
+		for i := range n.ags {
+			g := &n.ags[i]
+			if !n.dc(g) {
+				continue
+			}
+			fired = true
+			if n.parent == core.NoRank {
+				out = n.decision(g.current, g, out)
+			} else {
+				out = n.send(n.parent, Up{A: g.a, V: g.current}, out)
+			}
+			g.status = Broadcasting
+		}
+	}
+	for i := range n.ags {
+		if g := &n.ags[i]; n.collected(g) {
+			g.collect()
+		}
+	}
+	return out
+}
+
+// discoveredDead is ERA Part 4, Rule "Process q is discovered dead":
+//
+//	S'_p ← S_p; S_p[q] ← dead
+//	forall a s.t. Status = broadcasting ∧ q = Parent(S_p, p) do
+//	    if Parent(S_p, p) = ⊥ then
+//	        Contributed ← {p}; Status ← gathering
+//	        for n ∈ Children(S_p, p) do Send(RESULTREQUEST(a)) to n
+//	    else Send(UP(a, Current)) to Parent(S_p, p)
+//	forall a s.t. q ∈ Children(S'_p, p) ∧ Parent(S'_p, p) = ⊥ ∧ Status = gathering do
+//	    for n ∈ Children(S'_p, q) do Send(RESULTREQUEST(a)) to n
+//
+// Ambiguity: in the first rule's guard, q = Parent(S_p, p) is read with
+// S'_p (q was the parent): after S_p[q] ← dead, Parent(S_p, p) is never q
+// and the rule would be dead code. The body uses the new S_p, literally.
+// Ambiguity: the first rule applies only to agreements not yet decided
+// (Result = ⊥), the "ongoing agreement" of the prose: a decided process
+// that became root would re-enter gathering, absorb the UPs of undecided
+// adopted children and, Decision running at most once, never answer them;
+// staying broadcasting, it answers their UP with DOWN (Rule Recv(UP)).
+// The second rule is literal: S'_p, the view before q is marked dead.
+// Discovering a rank already marked dead changes nothing.
+func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
+	oldParent, wasChild := n.parent, n.kids.Has(q)
+	var oldDead core.RankSet // S'_p, needed by the second rule only
+	if wasChild && oldParent == core.NoRank {
+		oldDead = n.dead.Clone()
+	}
+	n.markDead(q)
+	if q == oldParent {
+		for i := range n.ags {
+			g := &n.ags[i]
+			if g.status != Broadcasting || g.result != nil {
+				continue
+			}
+			if n.parent == core.NoRank {
+				g.contributed = core.RankSet{}
+				g.contributed.Add(n.p)
+				g.status = Gathering
+				n.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+			} else if n.cfg.Mutant != MutantNoUpToNewParent {
+				out = n.send(n.parent, Up{A: g.a, V: g.current}, out)
+			}
+		}
+	}
+	if wasChild && oldParent == core.NoRank && n.cfg.Mutant != MutantNoGrandchildren {
+		var grandchildren core.RankSet
+		computed := false
+		for i := range n.ags {
+			g := &n.ags[i]
+			if g.status != Gathering {
+				continue
+			}
+			if !computed {
+				grandchildren = Children(oldDead, q, n.cfg.N, n.cfg.Topology)
+				computed = true
+			}
+			grandchildren.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+		}
+	}
+	return out
+}
