@@ -193,12 +193,12 @@ func (v Via) String() string {
 // state flags
 const (
 	fParticipant uint8 = 1 << iota // colored by dissemination: takes part in correction
-	fStartSeen                      // TimerStart fired
-	fStarted                        // correction started
-	fSlotArmed                      // TimerSendSlot armed
-	fDelayArmed                     // TimerDelay armed
-	fDelayDone                      // TimerDelay fired
-	fAll        = 1<<iota - 1
+	fStartSeen                     // TimerStart fired
+	fStarted                       // correction started
+	fSlotArmed                     // TimerSendSlot armed
+	fDelayArmed                    // TimerDelay armed
+	fDelayDone                     // TimerDelay fired
+	fAll         = 1<<iota - 1
 )
 
 // Node is one process of a Corrected Tree broadcast (a core.Machine).

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/registry"
+)
+
+// checkSummary is the --json object of `ftcheck check`.
+type checkSummary struct {
+	Model          string                  `json:"model"`
+	Mode           string                  `json:"mode"`
+	States         int64                   `json:"states"`
+	Transitions    int64                   `json:"transitions"`
+	MaxDepth       int                     `json:"max_depth"`
+	Complete       bool                    `json:"complete"`
+	Seconds        float64                 `json:"seconds"`
+	Violations     []registry.ViolationRef `json:"violations"`
+	Stop           string                  `json:"stop"`
+	Workers        int                     `json:"workers"`
+	GeneratedPerS  float64                 `json:"generated_per_sec"`
+	BytesPerState  float64                 `json:"bytes_per_state"`
+	CollisionProb  float64                 `json:"collision_probability"`
+	PropertiesUsed []string                `json:"properties"`
+}
+
+// modelFlags parses "MODEL [flags]" with the model's own flags plus extra.
+func modelFlags(cmd string, args []string, extra func(fs *flag.FlagSet)) (*registry.Protocol, *flag.FlagSet, registry.Builder, error) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return nil, nil, nil, usagef("%s: name a model (see ftcheck list)", cmd)
+	}
+	p, err := registry.Lookup(args[0])
+	if err != nil {
+		return nil, nil, nil, usagef("%s: %v", cmd, err)
+	}
+	fs := flag.NewFlagSet(cmd+" "+p.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	b := p.Define(fs)
+	extra(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		if err == flag.ErrHelp {
+			fs.SetOutput(os.Stdout)
+			fs.PrintDefaults()
+			return nil, nil, nil, usagef("%s %s: flags listed above", cmd, p.Name)
+		}
+		return nil, nil, nil, usagef("%s %s: %v", cmd, p.Name, err)
+	}
+	if fs.NArg() > 0 {
+		return nil, nil, nil, usagef("%s %s: unexpected argument %q", cmd, p.Name, fs.Arg(0))
+	}
+	return p, fs, b, nil
+}
+
+func cmdCheck(args []string, stdout, stderr io.Writer) error {
+	var workers, maxDepth int
+	var maxStates int64
+	var property, outDir string
+	var asJSON, quiet bool
+	p, _, build, err := modelFlags("check", args, func(fs *flag.FlagSet) {
+		fs.IntVar(&workers, "workers", 0, "parallel workers (0: one per CPU); results do not depend on it")
+		fs.Int64Var(&maxStates, "max-states", 0, "stop after this many distinct states (0: no bound)")
+		fs.IntVar(&maxDepth, "max-depth", 0, "do not expand states deeper than this (0: no bound)")
+		fs.StringVar(&property, "property", "", "check only these properties (comma-separated), expected-to-fail ones included")
+		fs.StringVar(&outDir, "out", "out", "directory for counterexample traces")
+		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object")
+		fs.BoolVar(&quiet, "quiet", false, "no progress lines")
+	})
+	if err != nil {
+		return err
+	}
+	r, err := build()
+	if err != nil {
+		return usagef("check %s: %v", p.Name, err)
+	}
+	opt := checker.Options{Workers: workers, MaxDepth: maxDepth, MaxStates: maxStates, ProgressEvery: 2 * time.Second}
+	if property != "" {
+		opt.Properties = strings.Split(property, ",")
+	}
+	if !quiet {
+		opt.Progress = func(s checker.Stats) {
+			fmt.Fprintf(stderr, "progress: %d distinct, %d generated, queue %d, depth %d, %.0f generated/s, %.1fs\n",
+				s.Distinct, s.Generated, s.Queue, s.Depth, s.Rate, s.Seconds)
+		}
+	}
+	if !asJSON {
+		fmt.Fprintf(stdout, "ftcheck check %s: %s\n", p.Name, r.Name())
+	}
+	res := r.BFS(opt)
+	if res.Err != nil {
+		if strings.Contains(res.Err.Error(), "unknown property") {
+			return usagef("check %s: %v", p.Name, res.Err)
+		}
+		return fmt.Errorf("check %s: %w", p.Name, res.Err)
+	}
+	sum := checkSummary{Model: r.Name(), Mode: "bfs", States: res.States, Transitions: res.Transitions,
+		MaxDepth: res.Depth, Complete: res.Complete, Seconds: res.Seconds, Stop: string(res.Stop),
+		Workers: res.Workers, BytesPerState: res.BytesPerState(), CollisionProb: res.CollisionProb,
+		Violations: []registry.ViolationRef{}, PropertiesUsed: opt.Properties}
+	if res.Seconds > 0 {
+		sum.GeneratedPerS = float64(res.Transitions) / res.Seconds
+	}
+	for _, tr := range res.Violations {
+		path, err := saveTrace(outDir, p.Name, tr)
+		if err != nil {
+			return err
+		}
+		sum.Violations = append(sum.Violations, registry.ViolationRef{Property: tr.Violation.Property, Steps: len(tr.Steps), TraceFile: path})
+		if !asJSON {
+			fmt.Fprintf(stdout, "\nVIOLATION of %s (%s) after %d steps:\n", tr.Violation.Property, tr.Violation.Kind, len(tr.Steps))
+			if err := tr.Format(stdout); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "trace saved to %s (replay: go run ./cmd/ftcheck replay %s)\n", path, path)
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "\n%d distinct states, %d generated, depth %d, complete=%v (%s), %.2fs, %.0f generated/s, %d workers, %.1f bytes/state in the visited set\n",
+			res.States, res.Transitions, res.Depth, res.Complete, res.Stop, res.Seconds, sum.GeneratedPerS, res.Workers, sum.BytesPerState)
+		fmt.Fprintf(stdout, "fingerprint collision probability (optimistic estimate): %.3g\n", res.CollisionProb)
+		if len(res.Violations) == 0 {
+			fmt.Fprintf(stdout, "all checked properties hold%s\n", map[bool]string{true: "", false: " (within the bounds reached)"}[res.Complete])
+		}
+	}
+	if len(res.Violations) > 0 {
+		return errViolation
+	}
+	return nil
+}
+
+// saveTrace writes tr as DIR/MODEL-PROPERTY.json.
+func saveTrace(dir, model string, tr *checker.Trace) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	name := model + "-" + tr.Violation.Property
+	if m := tr.Params["mutant"]; m != "" {
+		name += "-" + m
+	}
+	path := filepath.Join(dir, name+".json")
+	return path, tr.WriteFile(path)
+}

@@ -1,0 +1,263 @@
+package registry
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/props"
+	"github.com/ftkernel/ftkernel/statemachine/era"
+)
+
+func init() {
+	register(&Protocol{
+		Name:     "era",
+		Doc:      "Early Returning Agreement (Herault et al., SC'15 §2): UP/DOWN/RESULTREQUEST over a mended tree",
+		Define:   defineERA,
+		Mutants:  eraMutants(),
+		Simulate: simulateERA,
+	})
+}
+
+// ERAParams are the parameters of an ERA model.
+type ERAParams struct {
+	N           int
+	Crashes     int
+	Agreements  int  // concurrent agreements a = 0 … Agreements-1
+	Values      int  // contributions range over Flag(0) … Flag(Values-1)
+	Topology    era.Topology
+	Network     env.Network
+	LoseOnCrash bool
+	Blocking    bool
+	Op          era.Op
+	GC          bool
+	Mutant      mutant.Name
+	Fail        []core.Rank
+	CrashProb   float64
+}
+
+// eraFlags binds the model flags shared by check and simulate.
+type eraFlags struct {
+	n, crashes, agreements, values int
+	topology, network, op, mut     string
+	lose, blocking, gc             bool
+	fs                             *flag.FlagSet
+}
+
+func bindERA(fs *flag.FlagSet, n int) *eraFlags {
+	f := &eraFlags{fs: fs}
+	fs.IntVar(&f.n, "n", n, "number of processes N (ranks 0..N-1)")
+	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many processes crash, at any step")
+	fs.IntVar(&f.agreements, "agreements", 1, "number of concurrent agreements (a = 0, 1, …)")
+	fs.IntVar(&f.values, "values", 2, "contributions range over the flags 0 … values-1")
+	fs.StringVar(&f.topology, "topology", "binary", "tree: binary|star|string")
+	fs.StringVar(&f.network, "network", "unordered", "network: unordered (multiset)|fifo (per pair)")
+	fs.StringVar(&f.op, "op", "and", "combine operation F: and (bitwise AND) | ulfm (MPIX_Comm_agree: flag, failed, acknowledged)")
+	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
+	fs.BoolVar(&f.lose, "lose-on-crash", false, "messages already sent by a process that then crashes may be lost")
+	fs.BoolVar(&f.blocking, "blocking", false, "a process makes its next Agreement call only after the previous one returned")
+	fs.BoolVar(&f.gc, "gc", false, "garbage-collect agreement state after return (§3)")
+	return f
+}
+
+func (f *eraFlags) params() (ERAParams, error) {
+	p := ERAParams{N: f.n, Crashes: f.crashes, Agreements: f.agreements, Values: f.values,
+		LoseOnCrash: f.lose, Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut)}
+	switch f.topology {
+	case "binary":
+		p.Topology = era.Binary
+	case "star":
+		p.Topology = era.Star
+	case "string", "chain":
+		p.Topology = era.String
+	default:
+		return p, fmt.Errorf("--topology %q: want binary, star or string", f.topology)
+	}
+	switch f.network {
+	case "unordered":
+		p.Network = env.Unordered
+	case "fifo":
+		p.Network = env.FIFO
+	default:
+		return p, fmt.Errorf("--network %q: want unordered or fifo", f.network)
+	}
+	switch f.op {
+	case "and":
+		p.Op = era.And
+	case "ulfm":
+		p.Op = era.ULFM
+	default:
+		return p, fmt.Errorf("--op %q: want and or ulfm", f.op)
+	}
+	if p.N < 1 {
+		return p, fmt.Errorf("--n %d: need at least one process", p.N)
+	}
+	if p.Crashes < 0 || p.Crashes >= p.N {
+		return p, fmt.Errorf("--crashes %d: must be in 0..n-1 (the paper assumes one process survives)", p.Crashes)
+	}
+	if p.Agreements < 1 || p.Values < 1 {
+		return p, fmt.Errorf("--agreements and --values must be at least 1")
+	}
+	if p.Mutant != mutant.None {
+		ok := false
+		for _, m := range era.Mutants {
+			ok = ok || m == p.Mutant
+		}
+		if !ok {
+			return p, fmt.Errorf("--mutant %q: unknown ERA mutant (see ftcheck list)", f.mut)
+		}
+	}
+	return p, nil
+}
+
+// own lists the flag values of the model flags, for traces.
+func (f *eraFlags) own() map[string]string {
+	out := map[string]string{}
+	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "network", "op", "mutant", "lose-on-crash", "blocking", "gc"} {
+		out[name] = f.fs.Lookup(name).Value.String()
+	}
+	return out
+}
+
+func defineERA(fs *flag.FlagSet) Builder {
+	f := bindERA(fs, 4)
+	return func() (Runner, error) {
+		p, err := f.params()
+		if err != nil {
+			return nil, err
+		}
+		if p.N > 12 {
+			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate era for large N)", p.N)
+		}
+		vecs := 1
+		for i := 0; i < p.N*p.Agreements; i++ {
+			vecs *= p.Values
+			if vecs > 1<<16 {
+				return nil, fmt.Errorf("%d^(n·agreements) input vectors is too many: lower --values, --n or --agreements", p.Values)
+			}
+		}
+		m, err := NewERAModel(p, AllInputVectors(p))
+		if err != nil {
+			return nil, err
+		}
+		return Erase(m, "era", f.own()), nil
+	}
+}
+
+// contribution is the input value v for the ERA operation op.
+func contribution(op era.Op, v uint64) era.Value {
+	if op == era.ULFM {
+		return era.NewContribution(v, core.RankSet{}, core.RankSet{})
+	}
+	return era.Flag(v)
+}
+
+// AllInputVectors lists every schedule: each process calls Agreement(v, a)
+// for a = 0 … Agreements-1, with every combination of v in 0 … Values-1.
+func AllInputVectors(p ERAParams) [][][]core.Input {
+	var out [][][]core.Input
+	k := p.N * p.Agreements
+	digits := make([]int, k)
+	for {
+		s := make([][]core.Input, p.N)
+		for r := 0; r < p.N; r++ {
+			for a := 0; a < p.Agreements; a++ {
+				s[r] = append(s[r], era.Contribute{A: uint64(a), V: contribution(p.Op, uint64(digits[r*p.Agreements+a]))})
+			}
+		}
+		out = append(out, s)
+		i := 0
+		for i < k && digits[i] == p.Values-1 {
+			digits[i] = 0
+			i++
+		}
+		if i == k {
+			return out
+		}
+		digits[i]++
+	}
+}
+
+// NewERAModel builds the environment for ERA nodes with the given schedules.
+func NewERAModel(p ERAParams, schedules [][][]core.Input) (*env.Model, error) {
+	cfg := era.Config{N: p.N, Topology: p.Topology, Op: p.Op, GC: p.GC, Mutant: p.Mutant}
+	if _, err := era.New(0, cfg); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "era n=%d crashes=%d topology=%v network=%v agreements=%d values=%d op=%s", p.N, p.Crashes, p.Topology, p.Network, p.Agreements, p.Values, p.Op.Name())
+	if p.LoseOnCrash {
+		b.WriteString(" lose-on-crash")
+	}
+	if p.Blocking {
+		b.WriteString(" blocking")
+	}
+	if p.Mutant != mutant.None {
+		b.WriteString(" mutant=" + string(p.Mutant))
+	}
+	return env.New(env.Config{
+		Name: b.String(), N: p.N, Crashes: p.Crashes, Network: p.Network,
+		LoseOnCrash: p.LoseOnCrash, Blocking: p.Blocking,
+		NewNode: func(r core.Rank, n int) core.Machine {
+			node, err := era.New(r, cfg)
+			if err != nil {
+				panic(err) // validated above with the same cfg
+			}
+			return node
+		},
+		Schedules: schedules, Fail: p.Fail, CrashProb: p.CrashProb,
+		Properties: props.ERA(p.Op),
+	})
+}
+
+func eraMutants() []MutantInfo {
+	docs := map[mutant.Name]string{
+		era.MutantNoGrandchildren:         "omit Part 4's second rule (no RESULTREQUEST to grandchildren)",
+		era.MutantEarlyRootDecision:       "a root decides before all its children contributed",
+		era.MutantDownFromAnyone:          "accept DOWN from a process that is not the parent",
+		era.MutantNoMarkElders:            "skip marking ranks r < q dead on RESULTREQUEST",
+		era.MutantRecordInsteadOfUp:       "a broadcasting process answers RESULTREQUEST by recording the requester instead of re-sending UP",
+		era.MutantDecisionIgnoresRequests: "Decision sends DOWN to children only, not to RequestedResult",
+		era.MutantNoUpToNewParent:         "Part 4: a process whose parent died does not send UP to its new parent",
+		era.MutantUpNotRemembered:         "Recv(UP) literally as printed: Status tested before Result, non-child UP forgotten",
+		era.MutantRootIgnoresDown:         "Recv(DOWN) literally as printed: a root ignores its children's DOWN",
+		era.MutantMarkEldersSilently:      "Recv(RESULTREQUEST) literally as printed: elders marked dead without Part 4",
+	}
+	out := make([]MutantInfo, 0, len(era.Mutants))
+	for _, m := range era.Mutants {
+		out = append(out, MutantInfo{Name: string(m), Doc: docs[m]})
+	}
+	return out
+}
+
+// parseRanks reads "0,4,16-31".
+func parseRanks(s string, n int) ([]core.Rank, error) {
+	var out []core.Rank
+	if s == "" {
+		return nil, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil {
+			return nil, fmt.Errorf("--fail %q: %q is not a rank", s, part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
+				return nil, fmt.Errorf("--fail %q: bad range %q", s, part)
+			}
+		}
+		for r := a; r <= b; r++ {
+			if r < 0 || r >= n {
+				return nil, fmt.Errorf("--fail %q: rank %d out of range 0..%d", s, r, n-1)
+			}
+			out = append(out, core.Rank(r))
+		}
+	}
+	return out, nil
+}

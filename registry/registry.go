@@ -1,0 +1,221 @@
+// Package registry is the one place where protocols are registered for the
+// command line and the test suites: each Protocol names its model, its flags,
+// its properties and its mutants, and builds a type-erased Runner that the
+// checker can explore. Adding a protocol means adding one file here.
+package registry
+
+import (
+	"flag"
+	"fmt"
+	"sort"
+
+	"github.com/ftkernel/ftkernel/checker"
+)
+
+// PropInfo describes one property for `ftcheck list`.
+type PropInfo struct {
+	Name       string `json:"name"`
+	Kind       string `json:"kind"`
+	ExpectFail bool   `json:"expect_fail,omitempty"`
+	Doc        string `json:"doc"`
+}
+
+// MutantInfo describes one broken variant.
+type MutantInfo struct {
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+}
+
+// Protocol is one registered model family.
+type Protocol struct {
+	Name string
+	Doc  string
+	// Define declares the protocol's flags on fs and returns a builder that
+	// makes the model once fs is parsed.
+	Define func(fs *flag.FlagSet) Builder
+	// Mutants lists the test-only broken variants (--mutant NAME).
+	Mutants []MutantInfo
+	// Simulate, when non-nil, runs the protocol's random-walk campaign
+	// (ftcheck simulate) and returns its JSON-ready report.
+	Simulate func(fs *flag.FlagSet) SimBuilder
+}
+
+// Builder makes a model from parsed flags.
+type Builder func() (Runner, error)
+
+// SimBuilder runs a simulation from parsed flags; progress goes to the
+// callback.
+type SimBuilder func(progress func(string)) (*SimReport, error)
+
+// SimReport is what `ftcheck simulate` prints: the common keys and the
+// protocol's own figures.
+type SimReport struct {
+	Model      string         `json:"model"`
+	Mode       string         `json:"mode"`
+	Seed       uint64         `json:"seed"`
+	Seconds    float64        `json:"seconds"`
+	Violations []ViolationRef `json:"violations"`
+	Figures    map[string]any `json:"figures"`
+	// Text is the human-readable report.
+	Text string `json:"-"`
+	// Trace is the first violation's trace, if any.
+	Trace *checker.Trace `json:"-"`
+}
+
+// ViolationRef is one violation in a JSON summary.
+type ViolationRef struct {
+	Property  string `json:"property"`
+	Steps     int    `json:"steps"`
+	TraceFile string `json:"trace_file"`
+}
+
+// Runner is a model with its state type erased.
+type Runner interface {
+	Name() string
+	// Params are the flag values that rebuild this model (stored in traces).
+	Params() map[string]string
+	Properties() []PropInfo
+	BFS(opt checker.Options) *checker.Result
+	Walk(opt checker.WalkOptions) *checker.WalkResult
+	// Replay re-executes a trace; a *checker.ViolationError reports the
+	// violation it reproduces.
+	Replay(tr *checker.Trace) error
+	Shrink(tr *checker.Trace) *checker.Trace
+}
+
+// Erase wraps a model as a Runner.
+// params are the flag values that rebuild m; Erase adds ModelParam.
+func Erase[S any](m checker.Model[S], protocol string, params map[string]string) Runner {
+	params[ModelParam] = protocol
+	return &runner[S]{m: m, params: params}
+}
+
+type runner[S any] struct {
+	m      checker.Model[S]
+	params map[string]string
+}
+
+func (r *runner[S]) Name() string              { return r.m.Name() }
+func (r *runner[S]) Params() map[string]string { return r.params }
+func (r *runner[S]) Properties() []PropInfo    { return propInfos(r.m.Properties()) }
+func (r *runner[S]) BFS(opt checker.Options) *checker.Result {
+	res := checker.BFS(r.m, opt)
+	for _, tr := range res.Violations {
+		tr.Params = r.params
+	}
+	return res
+}
+func (r *runner[S]) Walk(opt checker.WalkOptions) *checker.WalkResult {
+	res := checker.Walk(r.m, opt)
+	if res.Violation != nil {
+		res.Violation.Params = r.params
+	}
+	return res
+}
+func (r *runner[S]) Replay(tr *checker.Trace) error {
+	_, err := checker.Replay(r.m, tr)
+	return err
+}
+func (r *runner[S]) Shrink(tr *checker.Trace) *checker.Trace {
+	out := checker.Shrink(r.m, tr)
+	if out != nil {
+		out.Params = r.params
+	}
+	return out
+}
+
+func propInfos[S any](ps []checker.Property[S]) []PropInfo {
+	out := make([]PropInfo, len(ps))
+	for i, p := range ps {
+		out[i] = PropInfo{Name: p.Name, Kind: p.Kind.String(), ExpectFail: p.ExpectFail, Doc: p.Doc}
+	}
+	return out
+}
+
+var protocols = map[string]*Protocol{}
+
+// register adds p; called from each protocol file's init.
+func register(p *Protocol) {
+	if _, dup := protocols[p.Name]; dup {
+		panic("registry: duplicate protocol " + p.Name)
+	}
+	protocols[p.Name] = p
+}
+
+// All lists the registered protocols by name.
+func All() []*Protocol {
+	out := make([]*Protocol, 0, len(protocols))
+	for _, p := range protocols {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup finds a protocol by name.
+func Lookup(name string) (*Protocol, error) {
+	p, ok := protocols[name]
+	if !ok {
+		names := ""
+		for _, q := range All() {
+			names += " " + q.Name
+		}
+		return nil, fmt.Errorf("unknown model %q (known:%s)", name, names)
+	}
+	return p, nil
+}
+
+// Build makes the protocol's model from flag arguments such as
+// ["--n", "4"]; it is how tests and replay rebuild a model.
+func (p *Protocol) Build(args []string) (Runner, error) {
+	fs := flag.NewFlagSet(p.Name, flag.ContinueOnError)
+	fs.SetOutput(discard{})
+	b := p.Define(fs)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return b()
+}
+
+// ModelParam is the key under which a trace's Params name the protocol.
+const ModelParam = "model"
+
+// BuildParams rebuilds a model from the Params stored in a trace.
+func (p *Protocol) BuildParams(params map[string]string) (Runner, error) {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	args := make([]string, 0, 2*len(keys))
+	for _, k := range keys {
+		if k == ModelParam {
+			continue
+		}
+		args = append(args, "--"+k+"="+params[k])
+	}
+	return p.Build(args)
+}
+
+// Properties lists the properties of the protocol's default model.
+func (p *Protocol) Properties() ([]PropInfo, error) {
+	r, err := p.Build(nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.Properties(), nil
+}
+
+type discard struct{}
+
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
+
+// flagParams records the value of every flag in fs, for traces.
+func flagParams(fs *flag.FlagSet) map[string]string {
+	out := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) { out[f.Name] = f.Value.String() })
+	return out
+}

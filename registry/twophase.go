@@ -1,0 +1,36 @@
+package registry
+
+import (
+	"flag"
+
+	"github.com/ftkernel/ftkernel/checker/twophase"
+)
+
+func init() {
+	register(&Protocol{
+		Name:   "twophase",
+		Doc:    "TLA+ TwoPhase commit (Gray & Lamport), the calibration model: RM=3 gives 288 distinct / 1,146 generated",
+		Define: defineTwoPhase,
+		Mutants: []MutantInfo{{Name: "broken-commit",
+			Doc: "the TM commits without waiting for every RM to be prepared"}},
+	})
+}
+
+func defineTwoPhase(fs *flag.FlagSet) Builder {
+	rm := fs.Int("rm", 3, "number of resource managers (1..15)")
+	mut := fs.String("mutant", "", "broken-commit: TMCommit without all RMs prepared")
+	return func() (Runner, error) {
+		m, err := twophase.New(*rm)
+		if err != nil {
+			return nil, err
+		}
+		switch *mut {
+		case "":
+		case "broken-commit":
+			m.BrokenCommit = true
+		default:
+			return nil, errUnknownMutant("twophase", *mut)
+		}
+		return Erase[twophase.State](m, "twophase", map[string]string{"rm": fs.Lookup("rm").Value.String(), "mutant": *mut}), nil
+	}
+}
