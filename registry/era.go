@@ -27,8 +27,8 @@ func init() {
 type ERAParams struct {
 	N           int
 	Crashes     int
-	Agreements  int  // concurrent agreements a = 0 … Agreements-1
-	Values      int  // contributions range over Flag(0) … Flag(Values-1)
+	Agreements  int // concurrent agreements a = 0 … Agreements-1
+	Values      int // contributions range over Flag(0) … Flag(Values-1)
 	Topology    era.Topology
 	Network     env.Network
 	LoseOnCrash bool
@@ -189,13 +189,8 @@ func NewERAModel(p ERAParams, schedules [][][]core.Input) (*env.Model, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "era n=%d crashes=%d topology=%v network=%v agreements=%d values=%d op=%s", p.N, p.Crashes, p.Topology, p.Network, p.Agreements, p.Values, p.Op.Name())
-	if p.LoseOnCrash {
-		b.WriteString(" lose-on-crash")
-	}
-	if p.Blocking {
-		b.WriteString(" blocking")
-	}
+	// env.New appends n, crashes, lose-on-crash, blocking and fail.
+	fmt.Fprintf(&b, "era topology=%v network=%v agreements=%d values=%d op=%s", p.Topology, p.Network, p.Agreements, p.Values, p.Op.Name())
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
