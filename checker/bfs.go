@@ -1,12 +1,14 @@
 package checker
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/ftkernel/ftkernel/core"
 )
@@ -40,13 +42,23 @@ import (
 // order) is reported, counts and counterexamples do not depend on the number
 // of workers: each counterexample is the first shortest one a sequential
 // BFS would find.
+//
+// With Options.Symmetry and a Symmetric model, the visited set is keyed by
+// canonical representatives while the levels hold the real successor states
+// (the first one found of each class, in key order), so counterexamples are
+// still shortest paths of the model (a shortest path in the quotient has the
+// length of a shortest real one).
 func BFS[S any](m Model[S], opt Options) *Result {
 	w := opt.Workers
 	if w <= 0 {
 		w = runtime.NumCPU()
 	}
-	x := &search[S]{m: m, opt: opt, start: time.Now()}
-	x.res = &Result{Model: m.Name(), Workers: w}
+	opt.Mode = BreadthFirst
+	x := newSearch(m, opt)
+	x.res.Workers = w
+	if opt.Lassos {
+		return x.finish(StopError, errors.New("checker: lassos need a depth-first search (DFS)"))
+	}
 	ps, err := selectProperties(m.Properties(), opt.Properties)
 	if err != nil {
 		return x.finish(StopError, err)
@@ -72,13 +84,25 @@ func BFS[S any](m Model[S], opt Options) *Result {
 
 const (
 	chunkSize = 256
+	memEvery  = 4  // chunks between heap samples under MaxMemory
 	actBits   = 24 // bits of an action index in a key
 	actMask   = 1<<actBits - 1
 )
 
+// newSearch sets up what BFS and DFS share.
+func newSearch[S any](m Model[S], opt Options) *search[S] {
+	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(opt.MaxMemory)}
+	x.key, x.sym = newKeyer(m, opt)
+	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym}
+	return x
+}
+
 type search[S any] struct {
 	m        Model[S]
 	opt      Options
+	key      keyer[S] // visited-set keys (canonical under symmetry)
+	sym      bool     // key is canonical
+	mem      *memGuard
 	ps       *propSet[S]
 	start    time.Time
 	res      *Result
@@ -122,6 +146,7 @@ type bfsWorker[S any] struct {
 	sink  uint64    // keeps filter's touch loop from being optimised away
 	acts  []Action
 	buf   []byte
+	pbuf  []byte       // key bytes of the state being expanded
 	viol  map[int]vrec // by property index
 	apply *vrec
 	open  bool // an unexpanded state has an enabled action
@@ -133,7 +158,7 @@ func (x *search[S]) run() *Result {
 	var level0 []uint64
 	var buf []byte
 	for i, s := range x.inits {
-		buf = x.m.Encode(buf[:0], s)
+		buf = x.key.encode(buf[:0], s)
 		fp := core.Fingerprint(buf)
 		if x.visited.shards[shardOf(fp)].insert(fp) {
 			x.frontier = append(x.frontier, s)
@@ -160,6 +185,9 @@ func (x *search[S]) run() *Result {
 		if x.canceled.Load() {
 			return x.finish(StopCanceled, x.opt.Context.Err())
 		}
+		if x.mem.stopped() {
+			return x.finish(StopMaxMemory, nil)
+		}
 		if len(x.res.Violations) > 0 && (!x.opt.ContinueAfterViolation || x.allViolated()) {
 			return x.finish(StopViolation, nil)
 		}
@@ -173,9 +201,29 @@ func (x *search[S]) run() *Result {
 			}
 			return x.finish(StopDone, nil)
 		}
+		if x.mem != nil && x.mem.check(x.insertNeed()) {
+			return x.finish(StopMaxMemory, nil)
+		}
 		x.insert()
 	}
 	return x.finish(StopDone, nil)
+}
+
+// insertNeed estimates the bytes phase 2 is about to allocate: merged
+// candidate lists, winners, the next level and its links, and the growth of
+// every shard that may pass its load.
+func (x *search[S]) insertNeed() int64 {
+	var c int64
+	for _, w := range x.workers {
+		for b := range w.out {
+			c += int64(len(w.out[b]))
+		}
+	}
+	var cd cand[S]
+	var nd node[S]
+	var s S
+	per := int64(unsafe.Sizeof(cd)) + int64(unsafe.Sizeof(nd)) + int64(unsafe.Sizeof(s)) + 8
+	return c*per + x.visited.bytes()/2 + c*16
 }
 
 // allViolated reports whether every checked property has failed already.
@@ -199,6 +247,14 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 	r.Transitions = x.generated.Load()
 	r.VisitedBytes = x.visited.bytes()
 	r.Seconds = time.Since(x.start).Seconds()
+	r.HeapBytes = x.mem.peakBytes()
+	if x.opt.Shrink {
+		for i, tr := range r.Violations {
+			if tr.Loop == 0 {
+				r.Violations[i] = Shrink(x.m, tr)
+			}
+		}
+	}
 	n, g := float64(r.States), float64(r.Transitions)
 	r.CollisionProb = n * max(g-n, 0) / 0x1p64
 	r.CollisionBound = n * n / 0x1p65
@@ -232,6 +288,9 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 			x.canceled.Store(true)
 			return
 		}
+		if x.mem != nil && (c%memEvery == 0 && x.mem.check(0) || x.mem.stopped()) {
+			return
+		}
 		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(f))
 		var gen int64
 		for i := lo; i < hi; i++ {
@@ -262,6 +321,13 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 				continue
 			}
 			gen += int64(len(w.acts))
+			// s is in the visited set: a successor with its key (a
+			// stuttering step) needs no lookup.
+			if x.sym {
+				w.pbuf = x.key.encode(w.pbuf[:0], s)
+			} else {
+				w.pbuf = m.Encode(w.pbuf[:0], s)
+			}
 			for ai, a := range w.acts {
 				ns, err := m.Apply(s, a)
 				if err != nil {
@@ -275,7 +341,14 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 						}
 					}
 				}
-				w.buf = m.Encode(w.buf[:0], ns)
+				if x.sym {
+					w.buf = x.key.encode(w.buf[:0], ns)
+				} else {
+					w.buf = m.Encode(w.buf[:0], ns)
+				}
+				if string(w.buf) == string(w.pbuf) {
+					continue
+				}
 				fp := core.Fingerprint(w.buf)
 				w.pend = append(w.pend, cand[S]{fp: fp, key: uint64(i)<<actBits | uint64(ai), s: ns})
 			}

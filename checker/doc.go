@@ -1,5 +1,7 @@
 // Package checker explores models: exhaustively (parallel breadth-first
-// search over 64-bit fingerprints) and randomly (seeded walks). It knows
+// search over 64-bit fingerprints, or depth-first search with lasso
+// detection for livelocks), optionally up to symmetry (Symmetric) and
+// within a memory bound, and randomly (seeded walks). It knows
 // nothing of any protocol: a model is a Model[S], and the message-passing
 // environment that turns core.Machine nodes into a model lives in
 // checker/env.

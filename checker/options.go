@@ -2,13 +2,39 @@ package checker
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
-// Options bound and tune BFS. The zero value explores everything with one
-// worker per CPU, checks every property not marked ExpectFail and stops at
-// the first violation.
+// Options bound and tune BFS and DFS. The zero value explores everything
+// breadth first with one worker per CPU, checks every property not marked
+// ExpectFail and stops at the first violation.
 type Options struct {
+	// Mode chooses the search run by Search: BreadthFirst (the zero value)
+	// or DepthFirst. BFS and DFS ignore it.
+	Mode Mode
+	// Symmetry, when the model implements Symmetric, makes the visited set
+	// hold fingerprints of canonical representatives (Model.Encode of
+	// Symmetric.Canonical(s)), so that one state per symmetry class is
+	// expanded. The search still walks real states: counterexamples replay
+	// on the model as it is. Without Symmetric it has no effect
+	// (Result.Symmetry says whether it was used).
+	Symmetry bool
+	// Lassos makes DFS report every reachable cycle of non-quiescent states
+	// (a livelock: the system can run forever without reaching quiescence)
+	// as a violation of LivelockProperty, with Trace.Loop set. BFS rejects
+	// it (Result.Err).
+	Lassos bool
+	// Shrink passes every counterexample (lassos excepted) through Shrink
+	// before it is reported; useful with DFS, whose counterexamples are its
+	// stack paths rather than shortest ones.
+	Shrink bool
+	// MaxMemory, when positive, bounds the Go heap of the process in bytes
+	// (runtime/metrics /memory/classes/heap/objects:bytes, sampled every
+	// few hundred states, plus an estimate of the next level's needs before
+	// BFS allocates it): the search stops with StopMaxMemory, Complete
+	// false, and reports what it found so far.
+	MaxMemory int64
 	// Workers is the number of goroutines expanding states; 0 means
 	// runtime.NumCPU(). Results do not depend on it.
 	Workers int
@@ -59,6 +85,7 @@ const (
 	StopMaxDepth  StopReason = "max-depth"  // Options.MaxDepth reached
 	StopMaxStates StopReason = "max-states" // Options.MaxStates reached
 	StopCanceled  StopReason = "canceled"   // Options.Context canceled
+	StopMaxMemory StopReason = "max-memory" // Options.MaxMemory reached
 	StopError     StopReason = "error"      // Result.Err is set
 )
 
@@ -74,13 +101,23 @@ type Result struct {
 	// Depth is the largest distance from an initial state of any state
 	// found (initial states are at depth 0). On a complete search it is the
 	// diameter of the state graph; TLC prints Depth+1 as "depth of the
-	// complete state graph search".
+	// complete state graph search". Under DFS it is the deepest stack
+	// (the number of steps of the longest path the search walked).
 	Depth int
 	// Complete reports that every reachable state was found and checked.
 	Complete bool
 	Stop     StopReason
 	Seconds  float64
 	Workers  int
+	// Mode is the search that ran.
+	Mode Mode
+	// Symmetry reports that the visited set held canonical representatives
+	// (Options.Symmetry and a Symmetric model): States then counts
+	// symmetry classes.
+	Symmetry bool
+	// HeapBytes is the largest Go heap sampled during the search when
+	// Options.MaxMemory is set (0 otherwise).
+	HeapBytes int64
 	// Violations holds one shortest counterexample per violated property,
 	// shortest first; ties keep the order found (by level, then by the
 	// property's place in Model.Properties).
@@ -110,4 +147,33 @@ func (o *Options) progressEvery() time.Duration {
 		return o.ProgressEvery
 	}
 	return time.Second
+}
+
+// Mode is a search strategy.
+type Mode uint8
+
+const (
+	// BreadthFirst is BFS: parallel, shortest counterexamples.
+	BreadthFirst Mode = iota
+	// DepthFirst is DFS: one worker, memory for the stack only, lassos.
+	DepthFirst
+)
+
+// String is "bfs" or "dfs".
+func (m Mode) String() string {
+	switch m {
+	case BreadthFirst:
+		return "bfs"
+	case DepthFirst:
+		return "dfs"
+	}
+	return fmt.Sprintf("mode(%d)", uint8(m))
+}
+
+// Search runs BFS or DFS as opt.Mode says.
+func Search[S any](m Model[S], opt Options) *Result {
+	if opt.Mode == DepthFirst {
+		return DFS(m, opt)
+	}
+	return BFS(m, opt)
 }

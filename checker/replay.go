@@ -42,7 +42,17 @@ func (e *ViolationError) Error() string { return "checker: " + e.Violation.Strin
 // fails (its Violation equals tr.Violation for a faithful counterexample);
 // a plain error for a bad Init index or an unknown property name. A nil
 // error means that all steps were taken and nothing failed.
+//
+// A lasso (tr.Loop > 0) is checked instead for what makes it one: every
+// step is taken, the last state equals the state after tr.LoopStart() steps
+// (same Model.Encode, or the same canonical encoding when the model is
+// Symmetric or a CanonicalEncoder), and no state of the cycle is
+// quiescent; the error is then a *ViolationError of LivelockProperty, and
+// a plain error when the trace is not such a lasso.
 func Replay[S any](m Model[S], tr *Trace) ([]S, error) {
+	if tr.Loop > 0 {
+		return replayLasso(m, tr)
+	}
 	ps, err := traceProperties(m, tr)
 	if err != nil {
 		return nil, err
@@ -117,4 +127,31 @@ func describe[S any](m Model[S], init S, acts []Action) ([]Step, error) {
 		s = next
 	}
 	return steps, nil
+}
+
+// replayLasso replays a lasso and checks that it closes and never quiesces.
+func replayLasso[S any](m Model[S], tr *Trace) ([]S, error) {
+	acts := make([]Action, len(tr.Steps))
+	for i, st := range tr.Steps {
+		acts[i] = st.Action
+	}
+	states, _, err := replayActions(m, tr.Init, acts, &propSet[S]{all: m.Properties()})
+	if err != nil {
+		return states, err
+	}
+	start, end := tr.LoopStart(), len(states)-1
+	same := func(k keyer[S]) bool {
+		return string(k.encode(nil, states[start])) == string(k.encode(nil, states[end]))
+	}
+	plain := keyer[S]{m: m}
+	sym, useSym := newKeyer(m, Options{Symmetry: true})
+	if !same(plain) && !(useSym && same(sym)) {
+		return states, fmt.Errorf("checker: replay: the lasso's last state is not the state after step %d", start)
+	}
+	for i := start; i < end; i++ {
+		if m.Quiescent(states[i]) {
+			return states, fmt.Errorf("checker: replay: the lasso's state after step %d is quiescent", i)
+		}
+	}
+	return states, &ViolationError{Violation: *lassoViolation(start, tr.Loop)}
 }

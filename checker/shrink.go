@@ -14,10 +14,10 @@ import "slices"
 //
 // The result keeps Model and Params, drops Seed (a walk's seed no longer
 // reproduces it) and has Violation.Steps == len(Steps). When tr has no
-// Violation, or does not reproduce it under Replay, Shrink returns tr
-// unchanged.
+// Violation, is a lasso, or does not reproduce its violation under Replay,
+// Shrink returns tr unchanged.
 func Shrink[S any](m Model[S], tr *Trace) *Trace {
-	if tr.Violation == nil {
+	if tr.Violation == nil || tr.Loop > 0 {
 		return tr
 	}
 	ps, err := traceProperties(m, tr)

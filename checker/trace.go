@@ -26,7 +26,20 @@ type Trace struct {
 	Steps []Step `json:"steps"`
 	// Violation is the property that fails at the end of Steps, or nil.
 	Violation *Violation `json:"violation,omitempty"`
+	// Loop, when positive, makes the trace a lasso (found by DFS with
+	// Options.Lassos): its last Loop steps form a cycle that leads back to
+	// the state reached after LoopStart() steps, and no state on it is
+	// quiescent, so the system can run forever without quiescing. Zero for
+	// an ordinary trace (and then absent from the JSON form). Under
+	// symmetry the cycle closes up to symmetry: the two states have the
+	// same canonical representative.
+	Loop int `json:"loop,omitempty"`
 }
+
+// LoopStart is the number of steps before a lasso's cycle: the cycle runs
+// from the state after LoopStart() steps back to it. It is len(Steps) when
+// the trace is not a lasso.
+func (t *Trace) LoopStart() int { return len(t.Steps) - t.Loop }
 
 // Step is one action of a trace. Text is Model.Describe(prev, Action): only
 // for people; replay uses Action.
@@ -91,6 +104,9 @@ func ParseTrace(b []byte) (*Trace, error) {
 	if v := t.Violation; v != nil && (v.Steps < 0 || v.Steps > len(t.Steps)) {
 		return nil, fmt.Errorf("checker: trace: violation at step %d of %d", v.Steps, len(t.Steps))
 	}
+	if t.Loop < 0 || t.Loop > len(t.Steps) {
+		return nil, fmt.Errorf("checker: trace: loop of %d steps in %d", t.Loop, len(t.Steps))
+	}
 	return &t, nil
 }
 
@@ -121,7 +137,13 @@ func (t *Trace) Format(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "init: %d\n", t.Init)
 	for i, s := range t.Steps {
+		if t.Loop > 0 && i == t.LoopStart() {
+			b.WriteString("     -- loop --\n")
+		}
 		fmt.Fprintf(&b, "%3d. %s\n", i+1, s.Text)
+	}
+	if t.Loop > 0 {
+		fmt.Fprintf(&b, "     -- back to the state after step %d --\n", t.LoopStart())
 	}
 	if v := t.Violation; v != nil {
 		fmt.Fprintf(&b, "violated: %s\n", v)
