@@ -1,9 +1,11 @@
 // Package linearize checks recorded histories of a one-shot agreement object
 // (ERA, MPIX_Comm_agree) against a sequential specification with the
-// porcupine linearizability checker. It knows nothing of any protocol
+// porcupine linearizability checker. Its core knows nothing of any protocol
 // package: a history is a neutral list of Call and Return events carrying
 // canonical encodings, and the combine operation F is given by the caller as
-// a function on encodings.
+// a function on encodings. The one adapter, era.go (FromERAWorlds,
+// ERACombine), builds such histories from runs of the ERA environment; no
+// protocol package imports this one.
 //
 // # The object
 //

@@ -51,3 +51,30 @@ func BenchmarkCloneEncodeN6000(b *testing.B) {
 		buf = c.AppendBinary(buf[:0])
 	}
 }
+
+// BenchmarkCloneStep is the node's share of one checker Apply: clone a node
+// of a small communicator and step the clone (an UP from a child), as the
+// environment does for every transition.
+func BenchmarkCloneStep(b *testing.B) {
+	n, _ := New(1, Config{N: 4})
+	n.Step(call(0, 1), nil)
+	var out []core.Effect
+	for b.Loop() {
+		c := n.clone()
+		var err error
+		if out, err = c.Step(core.Receive(2, Up{A: 0, V: Flag(1)}), out[:0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAppendBinaryFresh encodes a small node into a fresh buffer, as
+// the environment's Encode does for its first process.
+func BenchmarkAppendBinaryFresh(b *testing.B) {
+	n, _ := New(1, Config{N: 4})
+	n.Step(call(0, 1), nil)
+	n.Step(core.Receive(2, Up{A: 0, V: Flag(1)}), nil)
+	for b.Loop() {
+		_ = n.AppendBinary(nil)
+	}
+}

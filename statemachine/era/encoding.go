@@ -3,6 +3,7 @@ package era
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/ftkernel/ftkernel/core"
 )
@@ -13,9 +14,13 @@ import (
 // RequestedResult. The rank and the Config are not encoded: DecodeNode takes
 // them.
 func (n *Node) AppendBinary(b []byte) []byte {
+	// One allocation, sized for a small node, rather than a growth per
+	// field when b is short (as a fresh buffer is).
+	b = slices.Grow(b, 16+24*len(n.ags))
 	b = n.dead.AppendBinary(b)
 	b = core.AppendUint(b, uint64(len(n.ags)))
-	for _, g := range n.ags {
+	for i := range n.ags {
+		g := &n.ags[i]
 		b = core.AppendUint(b, g.a)
 		b = append(b, byte(g.status))
 		b = core.AppendBool(b, g.called)

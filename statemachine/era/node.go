@@ -54,10 +54,16 @@ func (g *agreement) isDefault() bool {
 		g.current == nil && g.contributed.Empty() && g.requested.Empty()
 }
 
-func (g agreement) clone() agreement {
-	g.contributed = g.contributed.Clone()
-	g.requested = g.requested.Clone()
-	return g
+// addTo puts r in *s, copying the set first: the rank sets of a Node (S_p,
+// Contributed, RequestedResult) are copied on write, never changed in
+// place, so that clones share them.
+func addTo(s *core.RankSet, r core.Rank) {
+	if s.Has(r) {
+		return
+	}
+	c := s.Clone()
+	c.Add(r)
+	*s = c
 }
 
 // Node is one ERA process p (a core.Machine).
@@ -68,7 +74,8 @@ type Node struct {
 	ags  []agreement  // ascending a; no record at its defaults
 
 	// Derived from dead by refreshTree; kids is replaced, never changed in
-	// place, so clones may share it.
+	// place, so clones may share it (as they share dead and the sets of
+	// ags: see addTo).
 	parent core.Rank    // Parent(S_p, p)
 	kids   core.RankSet // Children(S_p, p)
 }
@@ -85,7 +92,7 @@ func (n *Node) refreshTree() {
 // markDead sets S_p[q] ← dead.
 func (n *Node) markDead(q core.Rank) {
 	if !n.dead.Has(q) {
-		n.dead.Add(q)
+		addTo(&n.dead, q)
 		n.refreshTree()
 	}
 }
@@ -218,11 +225,9 @@ func (n *Node) Clone() core.Machine { return n.clone() }
 
 func (n *Node) clone() *Node {
 	c := *n
-	c.dead = n.dead.Clone()
-	c.ags = make([]agreement, len(n.ags))
-	for i, g := range n.ags {
-		c.ags[i] = g.clone()
-	}
+	// The records are copied; their rank sets, like dead and kids, are
+	// shared: they are copied on write (addTo).
+	c.ags = slices.Clone(n.ags)
 	return &c
 }
 

@@ -27,7 +27,7 @@ func (n *Node) agreementProc(v Value, a uint64, out []core.Effect) []core.Effect
 		}
 	}
 	g.status = Gathering
-	g.contributed.Add(n.p)
+	addTo(&g.contributed, n.p)
 	g.current = n.cfg.Op.Combine(g.current, v)
 	return out
 }
@@ -51,7 +51,7 @@ func (n *Node) decision(v Value, g *agreement, out []core.Effect) []core.Effect 
 	g.result = v
 	out = append(out, core.Decide(g.a, v))
 	to := n.kids
-	if n.cfg.Mutant != MutantDecisionIgnoresRequests {
+	if n.cfg.Mutant != MutantDecisionIgnoresRequests && !g.requested.Empty() {
 		to = to.Union(g.requested)
 	}
 	to.Each(func(q core.Rank) { out = n.send(q, Down{A: g.a, V: v}, out) })

@@ -34,7 +34,7 @@ func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 		switch {
 		case g.status == NotContributed || g.status == Gathering:
 			g.current = n.cfg.Op.Combine(g.current, m.V)
-			g.contributed.Add(q)
+			addTo(&g.contributed, q)
 		case g.result != nil:
 			out = n.send(q, Down{A: m.A, V: g.result}, out)
 		}
@@ -45,7 +45,7 @@ func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 		out = n.send(q, Down{A: m.A, V: g.result}, out)
 	case g.status == NotContributed || g.status == Gathering:
 		g.current = n.cfg.Op.Combine(g.current, m.V)
-		g.contributed.Add(q)
+		addTo(&g.contributed, q)
 		n.rememberUp(g, q)
 	default:
 		n.rememberUp(g, q)
@@ -57,7 +57,7 @@ func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 // that Decision answers it (see recvUp).
 func (n *Node) rememberUp(g *agreement, q core.Rank) {
 	if !n.kids.Has(q) {
-		g.requested.Add(q)
+		addTo(&g.requested, q)
 	}
 }
 
@@ -123,7 +123,7 @@ func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect
 			case r == n.parent || n.kids.Has(r):
 				out = n.discoveredDead(r, out)
 			default:
-				n.dead.Add(r)
+				addTo(&n.dead, r)
 			}
 		}
 		n.refreshTree()
@@ -135,7 +135,7 @@ func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect
 	case g.status == Broadcasting && n.cfg.Mutant != MutantRecordInsteadOfUp:
 		out = n.send(q, Up{A: m.A, V: g.current}, out)
 	default:
-		g.requested.Add(q)
+		addTo(&g.requested, q)
 	}
 	return out
 }
@@ -211,7 +211,7 @@ func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
 	oldParent, wasChild := n.parent, n.kids.Has(q)
 	var oldDead core.RankSet // S'_p, needed by the second rule only
 	if wasChild && oldParent == core.NoRank {
-		oldDead = n.dead.Clone()
+		oldDead = n.dead // markDead replaces n.dead (copy on write)
 	}
 	n.markDead(q)
 	if q == oldParent {
@@ -222,7 +222,7 @@ func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
 			}
 			if n.parent == core.NoRank {
 				g.contributed = core.RankSet{}
-				g.contributed.Add(n.p)
+				addTo(&g.contributed, n.p)
 				g.status = Gathering
 				n.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
 			} else if n.cfg.Mutant != MutantNoUpToNewParent {
