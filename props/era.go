@@ -33,15 +33,15 @@ func ERA(op era.Op) []checker.Property[*env.World] {
 		{Name: Irrevocability, Kind: checker.Transition,
 			Doc:       "a process never decides or returns a second, different value for an agreement, and Result never changes once set (§2.1, Theorem 1)",
 			CheckStep: irrevocability},
-		{Name: Agreement, Kind: checker.Invariant,
-			Doc:   "no two live processes have decided differently for an agreement (§2.1 Agreement, Theorem 2: non-uniform)",
-			Check: func(w *env.World) error { return agreement(w, false) }},
+		{Name: Agreement, Kind: checker.Transition,
+			Doc:       "no two live processes have decided differently for an agreement (§2.1 Agreement, Theorem 2: non-uniform); checked on every decision, the only steps that can break it",
+			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return newAgreement(next) }},
 		{Name: UniformAgreement, Kind: checker.Invariant, ExpectFail: true,
 			Doc:   "no two processes, dead or alive, have decided differently (ERA is not uniform: §1.1 footnote 1; expected to fail)",
 			Check: func(w *env.World) error { return agreement(w, true) }},
-		{Name: Participation, Kind: checker.Invariant,
-			Doc:   "a process that decided v for a called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4)",
-			Check: func(w *env.World) error { return participation(w, op) }},
+		{Name: Participation, Kind: checker.Transition,
+			Doc:       "a process that decides v for a has called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4); checked on every decision",
+			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return participation(next, op) }},
 		{Name: Validity, Kind: checker.Transition,
 			Doc:       "a decided value is F over a set of contributions that includes every process alive at the decision",
 			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return validity(next, op) }},
@@ -129,6 +129,30 @@ func verb(k core.EffectKind) string {
 	return "decided"
 }
 
+// newAgreement compares each decision made in the last step with the first
+// decision of every other live process. Crashes only remove processes from
+// the comparison, so a disagreement among live processes can first appear
+// only at a decision: checking decisions is checking the invariant.
+func newAgreement(w *env.World) error {
+	p := w.LastActor()
+	for _, e := range w.LastEffects() {
+		if e.Kind != core.EffDecide {
+			continue
+		}
+		for q := core.Rank(0); int(q) < w.N(); q++ {
+			if q == p || w.Crashed(q) {
+				continue
+			}
+			if v := decided(w, q, e.Instance); v != nil && !same(v, e.Value) {
+				return fmt.Errorf("live processes %v and %v decided %v and %v for a=%d", q, p, v, e.Value, e.Instance)
+			}
+		}
+	}
+	return nil
+}
+
+// agreement checks the whole state: every (live, unless uniform) process's
+// first decision per agreement is the same.
 func agreement(w *env.World, uniform bool) error {
 	type first struct {
 		p core.Rank
@@ -160,19 +184,19 @@ func agreement(w *env.World, uniform bool) error {
 	return nil
 }
 
+// participation checks the decisions made in the last step.
 func participation(w *env.World, op era.Op) error {
-	for p := core.Rank(0); int(p) < w.N(); p++ {
-		for _, r := range w.History(p) {
-			if r.Kind != core.EffDecide {
-				continue
-			}
-			c, ok := contribution(w, p, r.Instance)
-			if !ok {
-				return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, r.Value, r.Instance, r.Instance)
-			}
-			if !same(op.Combine(r.Value, c), r.Value) {
-				return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, r.Value, r.Instance, c)
-			}
+	p := w.LastActor()
+	for _, r := range w.LastEffects() {
+		if r.Kind != core.EffDecide {
+			continue
+		}
+		c, ok := contribution(w, p, r.Instance)
+		if !ok {
+			return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, r.Value, r.Instance, r.Instance)
+		}
+		if !same(op.Combine(r.Value, c), r.Value) {
+			return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, r.Value, r.Instance, c)
 		}
 	}
 	return nil

@@ -125,6 +125,9 @@ func (f *eraFlags) own() map[string]string {
 
 func defineERA(fs *flag.FlagSet) Builder {
 	f := bindERA(fs, 4)
+	// The main job's default: N = 4 with any two processes crashing.
+	fs.Lookup("crashes").DefValue = "2"
+	_ = fs.Set("crashes", "2")
 	return func() (Runner, error) {
 		p, err := f.params()
 		if err != nil {

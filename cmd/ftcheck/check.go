@@ -63,8 +63,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var workers, maxDepth int
 	var maxStates int64
 	var property, outDir string
-	var asJSON, quiet bool
+	var asJSON, quiet, mutants bool
 	p, _, build, err := modelFlags("check", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&mutants, "mutants", false, "after the check, check every mutant at the same bounds and print which property catches it")
 		fs.IntVar(&workers, "workers", 0, "parallel workers (0: one per CPU); results do not depend on it")
 		fs.Int64Var(&maxStates, "max-states", 0, "stop after this many distinct states (0: no bound)")
 		fs.IntVar(&maxDepth, "max-depth", 0, "do not expand states deeper than this (0: no bound)")
@@ -136,6 +137,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(res.Violations) > 0 {
 		return errViolation
+	}
+	if mutants {
+		return checkMutants(p, args[1:], opt, asJSON, stdout)
 	}
 	return nil
 }
