@@ -19,16 +19,23 @@ import (
 //	Crash    P crashes.
 //	Detect   P learns that Q is dead.
 //	Call     P makes its next call.
+//	Fire     timer I (a core.Effect.Timer id) of P fires: P steps with
+//	         core.Timer(I). Added after Call so that older traces keep
+//	         their meaning.
+//	Clock    the synchronized clock reaches the next Config.Wakeups entry:
+//	         that timer is armed at every live process (no operands).
 const (
 	Deliver uint8 = iota + 1
 	Lose
 	Crash
 	Detect
 	Call
+	Fire
+	Clock
 )
 
 // KindName names an action kind: "deliver", "lose", "crash", "detect",
-// "call", or "kind(k)" for an unknown one.
+// "call", "fire", "clock", or "kind(k)" for an unknown one.
 func KindName(k uint8) string {
 	switch k {
 	case Deliver:
@@ -41,6 +48,10 @@ func KindName(k uint8) string {
 		return "detect"
 	case Call:
 		return "call"
+	case Fire:
+		return "fire"
+	case Clock:
+		return "clock"
 	}
 	return fmt.Sprintf("kind(%d)", k)
 }

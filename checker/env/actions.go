@@ -6,7 +6,7 @@ import (
 )
 
 // Actions appends the actions enabled in s to buf, sorted by (Kind, P, Q, I):
-// every Deliver, then every Lose, Crash, Detect and Call. Identical messages
+// every Deliver, then every Lose, Crash, Detect, Call, Fire and Clock. Identical messages
 // (same sender, receiver and bytes) give one Deliver (and one Lose). O(N +
 // messages + pending detections).
 func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
@@ -35,16 +35,16 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 			return true
 		})
 	}
-	budget := s.ncrash-s.nfail < m.cfg.Crashes
+	budget := m.budget(s)
 	if budget || !m.fail.Empty() {
 		each(s.root, h, 0, func(i int, p *proc) bool {
-			if p.live && (budget || m.fail.Has(core.Rank(i))) {
+			if p.live && ((budget && !m.survive.Has(core.Rank(i))) || m.fail.Has(core.Rank(i))) {
 				buf = append(buf, checker.Action{Kind: Crash, P: int32(i)})
 			}
 			return true
 		})
 	}
-	if s.ncrash > 0 {
+	if s.ncrash > 0 && !m.cfg.NoDetector {
 		each(s.root, h, 0, func(i int, p *proc) bool {
 			if p.live && int(p.ndet) < s.ncrash {
 				s.crashed.Each(func(q core.Rank) {
@@ -63,11 +63,22 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 		}
 		return true
 	})
+	each(s.root, h, 0, func(i int, p *proc) bool {
+		if p.live {
+			for _, id := range p.timers {
+				buf = append(buf, checker.Action{Kind: Fire, P: int32(i), I: int32(id)})
+			}
+		}
+		return true
+	})
+	if m.clockDue(s) {
+		buf = append(buf, checker.Action{Kind: Clock})
+	}
 	return buf
 }
 
-// local appends p's enabled Deliver, Lose and Call actions (not Detect and
-// Crash), as many as p.agg.w, in canonical order.
+// local appends p's enabled Deliver, Lose, Call and Fire actions (not
+// Detect and Crash), as many as p.agg.w, in canonical order.
 func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.Action {
 	fifo := m.cfg.Network == FIFO
 	start := len(buf)
@@ -91,6 +102,9 @@ func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.
 	}
 	if m.callable(p, len(m.sched[s.alt][i])) {
 		buf = append(buf, checker.Action{Kind: Call, P: int32(i)})
+	}
+	for _, id := range p.timers {
+		buf = append(buf, checker.Action{Kind: Fire, P: int32(i), I: int32(id)})
 	}
 	return buf
 }

@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -20,9 +21,26 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		return nil, errors.New("env: Apply on a world of another model")
 	}
 	nw := &World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
-		depth: s.depth + 1, last: a, actor: core.NoRank}
+		clock: s.clock, depth: s.depth + 1, last: a, actor: core.NoRank}
 	t := newTx(s.root, m.height)
 	n := m.cfg.N
+	if a.Kind == Clock {
+		if a.P != 0 || a.Q != 0 || a.I != 0 || !m.clockDue(s) {
+			return nil, notEnabled(a, "no wakeup due (one is due once nothing but crashes is enabled)")
+		}
+		id := m.cfg.Wakeups[s.clock]
+		nw.clock++
+		each(s.root, m.height, 0, func(i int, r *proc) bool {
+			if r.live {
+				mp := t.mut(i)
+				mp.timers = armTimer(mp.timers, id)
+			}
+			return true
+		})
+		t.commit(func(i int, r *proc) agg { return m.weigh(r, nw.crashed, len(m.sched[s.alt][i])) })
+		nw.root = t.root
+		return nw, nil
+	}
 	p, q := core.Rank(a.P), core.Rank(a.Q)
 	if !p.Valid(n) {
 		return nil, notEnabled(a, fmt.Sprintf("rank P=%d out of range", a.P))
@@ -52,13 +70,17 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		}
 	case Crash:
 		isFail := m.fail.Has(p)
-		if !isFail && s.ncrash-s.nfail >= m.cfg.Crashes {
-			return nil, notEnabled(a, fmt.Sprintf("crash budget %d spent", m.cfg.Crashes))
+		if !isFail && !m.budget(s) {
+			return nil, notEnabled(a, fmt.Sprintf("crash budget %d spent (or the wakeup passed)", m.cfg.Crashes))
+		}
+		if !isFail && m.survive.Has(p) {
+			return nil, notEnabled(a, fmt.Sprintf("%v never crashes (Survivors)", p))
 		}
 		nw.actor = p
 		mp := t.mut(int(p))
 		mp.live = false
 		mp.inbox = nil
+		mp.timers = nil
 		nw.crashed = s.crashed.Clone()
 		nw.crashed.Add(p)
 		nw.ncrash++
@@ -76,7 +98,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 			})
 		}
 	case Detect:
-		if !q.Valid(n) || !s.crashed.Has(q) || pp.detected.Has(q) {
+		if m.cfg.NoDetector || !q.Valid(n) || !s.crashed.Has(q) || pp.detected.Has(q) {
 			return nil, notEnabled(a, fmt.Sprintf("no pending notification that %v is dead", q))
 		}
 		mp := t.mut(int(p))
@@ -94,6 +116,17 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		mp.made++
 		mp.awaiting = m.cfg.Blocking
 		err = m.run(nw, &t, a, p, core.Call(in))
+	case Fire:
+		if a.Q != 0 || a.I < 0 {
+			return nil, notEnabled(a, "malformed timer action")
+		}
+		timers, ok := disarmTimer(pp.timers, uint64(a.I))
+		if !ok {
+			return nil, notEnabled(a, fmt.Sprintf("timer %d of %v is not armed", a.I, p))
+		}
+		mp := t.mut(int(p))
+		mp.timers = timers
+		err = m.run(nw, &t, a, p, core.Timer(uint64(a.I)))
 	default:
 		return nil, notEnabled(a, "unknown kind")
 	}
@@ -135,6 +168,12 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 			if e.Kind == core.EffReturn {
 				mp.awaiting = false
 			}
+		case core.EffSetTimer:
+			if e.Timer > math.MaxInt32 {
+				return &StepError{Action: a, Rank: p, Event: ev,
+					Err: fmt.Errorf("timer id %d over %d", e.Timer, math.MaxInt32)}
+			}
+			mp.timers = armTimer(mp.timers, e.Timer)
 		}
 	}
 	return nil

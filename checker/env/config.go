@@ -64,6 +64,25 @@ type Config struct {
 	// crash when a crash is enabled; Fail ranks are crashed with it per step
 	// too (with 1/N per step if CrashProb is 0).
 	CrashProb float64
+	// NoDetector turns the failure detector off: crashes are never
+	// reported (no Detect actions), as in fail-stop models where the
+	// sender cannot tell whether the recipient is alive (Corrected Trees
+	// §2.1).
+	NoDetector bool
+	// Survivors lists ranks that never crash (not even within the budget),
+	// such as the root of a broadcast, which is assumed alive (Corrected
+	// Trees §2.1). They must not be Fail ranks.
+	Survivors []core.Rank
+	// Wakeups are timer ids of a synchronized clock, in order: once nothing
+	// but budget crashes is enabled, a Clock action arms the next one at
+	// every live process (each then fires as its own Fire action). Time is
+	// abstract, so "the clock is set late enough that everything before it
+	// has settled" is the only ordering it adds. Ids fit in int32.
+	Wakeups []uint64
+	// CrashBeforeWakeup enables budget crashes only before the first Clock
+	// action ("failures happen before the synchronized phase"). Fail ranks
+	// are not affected.
+	CrashBeforeWakeup bool
 	// Properties are returned by Model.Properties. Names must be non-empty
 	// and distinct; Invariant and Quiescence need Check, Transition needs
 	// CheckStep.
@@ -109,6 +128,19 @@ func (c *Config) validate() error {
 			return bad("Fail rank %v listed twice", r)
 		}
 		seen[r] = true
+	}
+	for _, r := range c.Survivors {
+		if !r.Valid(c.N) {
+			return bad("Survivors rank %d out of range 0..%d", r, c.N-1)
+		}
+		if seen[r] {
+			return bad("Survivors rank %v is also a Fail rank", r)
+		}
+	}
+	for _, id := range c.Wakeups {
+		if id > math.MaxInt32 {
+			return bad("wakeup timer %d over %d", id, math.MaxInt32)
+		}
 	}
 	if !(c.CrashProb >= 0 && c.CrashProb <= 1) {
 		return bad("CrashProb = %v, want 0 ≤ CrashProb ≤ 1", c.CrashProb)

@@ -11,7 +11,9 @@ import (
 // Describe says what taking a in s does, computed by applying it, such as
 // "p1 receives UP(a=0, v=1) from p3 → sends DOWN(a=0, v=1) to p6, p7;
 // decides 1 (a=0)", "p2 crashes", "p0 learns p2 is dead", "p4 calls
-// Agreement(v=1, a=0)", "the network loses UP(a=0, v=1) from p3 to p1". An
+// Agreement(v=1, a=0)", "the network loses UP(a=0, v=1) from p3 to p1",
+// "p2's timer 1 fires → sends …", "the clock arms timer 2 at every live
+// process". An
 // action that fails ends with " → error: …".
 func (m *Model) Describe(s *World, a checker.Action) string {
 	p, q := core.Rank(a.P), core.Rank(a.Q)
@@ -33,6 +35,14 @@ func (m *Model) Describe(s *World, a checker.Action) string {
 		head = fmt.Sprintf("%v crashes", p)
 	case Detect:
 		head = fmt.Sprintf("%v learns %v is dead", p, q)
+	case Fire:
+		head = fmt.Sprintf("%v's timer %d fires", p, a.I)
+	case Clock:
+		id := "?"
+		if s.clock < len(m.cfg.Wakeups) {
+			id = fmt.Sprint(m.cfg.Wakeups[s.clock])
+		}
+		head = fmt.Sprintf("the clock arms timer %s at every live process", id)
 	case Call:
 		in := "its next call"
 		if p.Valid(m.cfg.N) {
@@ -77,6 +87,8 @@ func describeEffects(effs []core.Effect) string {
 			parts = append(parts, fmt.Sprintf("delivers %v (a=%d)", e.Value, e.Instance))
 		case core.EffSuspect:
 			parts = append(parts, fmt.Sprintf("suspects %v", e.Peer))
+		case core.EffSetTimer:
+			parts = append(parts, fmt.Sprintf("arms timer %d", e.Timer))
 		default:
 			parts = append(parts, e.String())
 		}

@@ -28,9 +28,20 @@
 // action Call(p), as long as it is alive; with Blocking, only after its
 // previous call has returned (an EffReturn effect of any later step of p).
 //
+// Timers: time is abstract. EffSetTimer(id, delay) arms timer id of the
+// process (re-arming an armed id changes nothing: the delay orders
+// nothing); an armed timer is a pending action Fire(p, id) that may happen
+// at any later point and steps p with core.Timer(id). Armed timers are part
+// of the state, make it non-quiescent (a timer must eventually fire:
+// fairness) and are discarded when the process crashes. Config.Wakeups
+// model a synchronized clock: once nothing else is enabled, a Clock action
+// arms the next wakeup timer at every live process; Config.CrashBeforeWakeup
+// confines budget crashes to before the first Clock. Config.Survivors never
+// crash.
+//
 // History: the EffDecide, EffReturn and EffDeliver effects of each process,
-// in order, are kept in the World and encoded. EffSuspect and EffSetTimer are
-// only observed (LastEffects): timers are not modelled.
+// in order, are kept in the World and encoded. EffSuspect is only observed
+// (LastEffects).
 //
 // # Cost
 //

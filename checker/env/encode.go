@@ -7,12 +7,14 @@ import "github.com/ftkernel/ftkernel/core"
 // (per distinct message in canonical order: sender, copies, bytes), the
 // peers it has been told are dead, its call schedule, the number of calls
 // made and whether a blocking call is awaited, and its history (kind,
-// instance, value). Equal worlds give equal bytes; the order in which
+// instance, value) and its armed timers (count, ids ascending); the number
+// of Clock actions taken comes after the crashed set. Equal worlds give equal bytes; the order in which
 // messages were sent does not show under Unordered. Depth and the last step
 // are not encoded. O(size of the state).
 func (m *Model) Encode(b []byte, s *World) []byte {
 	b = core.AppendUint(b, uint64(m.cfg.N))
 	b = s.crashed.AppendBinary(b)
+	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
 	var tmp []byte
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
@@ -37,6 +39,10 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 				tmp = r.Value.AppendBinary(tmp[:0])
 				b = core.AppendBytes(b, tmp)
 			}
+		}
+		b = core.AppendUint(b, uint64(len(p.timers)))
+		for _, id := range p.timers {
+			b = core.AppendUint(b, id)
 		}
 		return true
 	})

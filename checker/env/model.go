@@ -16,6 +16,7 @@ type Model struct {
 	name     string
 	height   int              // of the process tree
 	fail     core.RankSet     // Config.Fail
+	survive  core.RankSet     // Config.Survivors
 	sched    [][][]core.Input // Schedules, or one empty alternative
 	schedEnc [][][]byte       // canonical encoding of sched[k][p]
 	init     []*World
@@ -30,10 +31,15 @@ func New(cfg Config) (*Model, error) {
 		return nil, err
 	}
 	cfg.Fail = append([]core.Rank(nil), cfg.Fail...)
+	cfg.Survivors = append([]core.Rank(nil), cfg.Survivors...)
+	cfg.Wakeups = append([]uint64(nil), cfg.Wakeups...)
 	cfg.Params = maps.Clone(cfg.Params)
 	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules}
 	for _, r := range cfg.Fail {
 		m.fail.Add(r)
+	}
+	for _, r := range cfg.Survivors {
+		m.survive.Add(r)
 	}
 	if len(m.sched) == 0 {
 		m.sched = [][][]core.Input{make([][]core.Input, cfg.N)}
@@ -87,6 +93,24 @@ func New(cfg Config) (*Model, error) {
 			fmt.Fprint(&name, int32(r))
 		}
 	}
+	if len(cfg.Survivors) > 0 {
+		name.WriteString(" survivors=")
+		for i, r := range cfg.Survivors {
+			if i > 0 {
+				name.WriteByte(',')
+			}
+			fmt.Fprint(&name, int32(r))
+		}
+	}
+	if len(cfg.Wakeups) > 0 {
+		fmt.Fprintf(&name, " wakeups=%d", len(cfg.Wakeups))
+	}
+	if cfg.NoDetector {
+		name.WriteString(" no-detector")
+	}
+	if cfg.CrashBeforeWakeup {
+		name.WriteString(" crash-before-wakeup")
+	}
 	m.name = name.String()
 	return m, nil
 }
@@ -115,13 +139,34 @@ func (m *Model) Properties() []checker.Property[*World] { return m.cfg.Propertie
 
 // Quiescent reports whether the run may end in s: nothing but budget
 // crashes is enabled (no message in flight to a live process, no pending
-// detector notification, no call a live process can make) and every Fail
-// rank has crashed (Fail ranks must crash in every run, at a step of the
+// detector notification, no call a live process can make, no armed timer
+// of a live process, no Config.Wakeups entry left) and every Fail rank has
+// crashed (Fail ranks must crash in every run, at a step of the
 // explorer's choosing). A blocking call that never returned leaves its
 // process's later calls disabled, so a stuck state is quiescent (and the
 // liveness properties checked there see it). O(1).
 func (m *Model) Quiescent(s *World) bool {
-	return s.root.sum.work(int64(s.ncrash)) == 0 && s.nfail == len(m.cfg.Fail)
+	return s.root.sum.work(m.detc(s)) == 0 && s.nfail == len(m.cfg.Fail) && s.clock == len(m.cfg.Wakeups)
+}
+
+// detc is the number of crashes the detector reports: 0 with NoDetector.
+func (m *Model) detc(s *World) int64 {
+	if m.cfg.NoDetector {
+		return 0
+	}
+	return int64(s.ncrash)
+}
+
+// budget reports whether a budget crash is enabled in s at all (the
+// crash budget is not spent and, with CrashBeforeWakeup, no Clock yet).
+func (m *Model) budget(s *World) bool {
+	return s.ncrash-s.nfail < m.cfg.Crashes && !(m.cfg.CrashBeforeWakeup && s.clock > 0)
+}
+
+// clockDue reports whether a Clock action is enabled in s: a wakeup is
+// left and nothing but crashes is enabled.
+func (m *Model) clockDue(s *World) bool {
+	return s.clock < len(m.cfg.Wakeups) && s.root.sum.work(m.detc(s)) == 0
 }
 
 // callable reports whether live process p may make its next call, given the

@@ -17,7 +17,7 @@ type entry struct {
 }
 
 // agg counts what a process (or a subtree of processes) contributes to the
-// enabled actions: w deliveries, losses and calls; live processes; det
+// enabled actions: w deliveries, losses, calls and timer firings; live processes; det
 // detections already done by live processes. The pending detections of a
 // subtree with c crashed processes in the world are live*c - det.
 type agg struct{ w, live, det int64 }
@@ -43,7 +43,8 @@ type proc struct {
 	detected core.RankSet // crashed peers reported to this process
 	ndet     int32        // detected.Len()
 	hist     []Record
-	agg      agg // this process's share of its tree's sums
+	timers   []uint64 // armed timers, ascending, distinct (replaced, never written)
+	agg      agg      // this process's share of its tree's sums
 }
 
 // Record is one observable output of a process: an EffDecide, EffReturn or
@@ -76,7 +77,27 @@ func (m *Model) weigh(p *proc, crashed core.RankSet, nsched int) agg {
 	if m.callable(p, nsched) {
 		w++
 	}
+	w += int64(len(p.timers))
 	return agg{w: w, live: 1, det: int64(p.ndet)}
+}
+
+// armTimer returns timers with id added (a re-armed id is replaced: the set
+// is unchanged).
+func armTimer(timers []uint64, id uint64) []uint64 {
+	i, found := slices.BinarySearch(timers, id)
+	if found {
+		return timers
+	}
+	return slices.Insert(slices.Clip(timers), i, id)
+}
+
+// disarmTimer returns timers without id, and whether it was armed.
+func disarmTimer(timers []uint64, id uint64) ([]uint64, bool) {
+	i, found := slices.BinarySearch(timers, id)
+	if !found {
+		return timers, false
+	}
+	return slices.Delete(slices.Clone(timers), i, i+1), true
 }
 
 // senderRange returns the entries [lo, hi) of in sent by q.

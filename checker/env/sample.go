@@ -19,12 +19,13 @@ var _ checker.Sampler[*World] = (*Model)(nil)
 //   - otherwise, if the crash budget allows, with probability CrashProb a
 //     live non-Fail process chosen uniformly crashes;
 //   - otherwise an action chosen uniformly among the enabled Deliver, Lose,
-//     Detect and Call actions.
+//     Detect, Call and Fire actions;
+//   - when none is enabled and a Config.Wakeups entry is left, Clock.
 //
 // It reports false exactly when s is quiescent (Model.Quiescent): the walk
 // is over, even if budget crashes are still enabled. buf is scratch space.
 func (m *Model) Sample(s *World, r *rand.Rand, buf []checker.Action) (checker.Action, bool) {
-	c := int64(s.ncrash)
+	c := m.detc(s)
 	work := s.root.sum.work(c)
 	if failLeft := len(m.cfg.Fail) - s.nfail; failLeft > 0 {
 		prob := m.cfg.CrashProb
@@ -43,14 +44,23 @@ func (m *Model) Sample(s *World, r *rand.Rand, buf []checker.Action) (checker.Ac
 			}
 		}
 	}
-	if work == 0 {
-		return checker.Action{}, false // quiescent: the walk is over
-	}
-	if m.cfg.CrashProb > 0 && s.ncrash-s.nfail < m.cfg.Crashes {
+	if m.cfg.CrashProb > 0 && m.budget(s) {
 		liveFail := int64(len(m.cfg.Fail) - s.nfail)
-		if live := s.root.sum.live; live > liveFail && r.Float64() < m.cfg.CrashProb {
-			return m.sampleCrash(s, r, live, liveFail), true
+		liveSurv := int64(0)
+		m.survive.Each(func(q core.Rank) {
+			if !s.crashed.Has(q) {
+				liveSurv++
+			}
+		})
+		if live := s.root.sum.live; live > liveFail+liveSurv && (work > 0 || m.clockDue(s)) && r.Float64() < m.cfg.CrashProb {
+			return m.sampleCrash(s, r, live, liveFail+liveSurv), true
 		}
+	}
+	if work == 0 {
+		if m.clockDue(s) {
+			return checker.Action{Kind: Clock}, true
+		}
+		return checker.Action{}, false // quiescent: the walk is over
 	}
 	i, k := pick(s.root, m.height, r.Int64N(work), func(a agg) int64 { return a.work(c) })
 	p := get(s.root, m.height, i)
@@ -75,14 +85,16 @@ func (m *Model) Sample(s *World, r *rand.Rand, buf []checker.Action) (checker.Ac
 	return out, true
 }
 
-// sampleCrash picks a live non-Fail process uniformly: by rejection while
-// Fail ranks are a minority of the live, by a scan otherwise.
-func (m *Model) sampleCrash(s *World, r *rand.Rand, live, liveFail int64) checker.Action {
+// sampleCrash picks a live process that is neither a Fail rank nor a
+// survivor uniformly (excl of them are alive): by rejection while those are
+// a minority of the live, by a scan otherwise.
+func (m *Model) sampleCrash(s *World, r *rand.Rand, live, excl int64) checker.Action {
 	isLive := func(a agg) int64 { return a.live }
+	liveFail := excl
 	if liveFail*2 <= live {
 		for {
 			i, _ := pick(s.root, m.height, r.Int64N(live), isLive)
-			if !m.fail.Has(core.Rank(i)) {
+			if !m.fail.Has(core.Rank(i)) && !m.survive.Has(core.Rank(i)) {
 				return checker.Action{Kind: Crash, P: int32(i)}
 			}
 		}
@@ -90,7 +102,7 @@ func (m *Model) sampleCrash(s *World, r *rand.Rand, live, liveFail int64) checke
 	k := r.Int64N(live - liveFail)
 	var out checker.Action
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
-		if p.live && !m.fail.Has(core.Rank(i)) {
+		if p.live && !m.fail.Has(core.Rank(i)) && !m.survive.Has(core.Rank(i)) {
 			if k == 0 {
 				out = checker.Action{Kind: Crash, P: int32(i)}
 				return false

@@ -20,6 +20,7 @@ type World struct {
 	crashed core.RankSet
 	ncrash  int // crashed.Len()
 	nfail   int // crashed Fail ranks (outside the budget)
+	clock   int // Clock actions taken (Config.Wakeups armed so far)
 	depth   int
 	last    checker.Action
 	actor   core.Rank
@@ -109,6 +110,13 @@ func (w *World) LastAction() checker.Action { return w.last }
 // LastEffects are the effects of the last step, in the order the node
 // emitted them (nil after a Crash or Lose; shared: do not modify).
 func (w *World) LastEffects() []core.Effect { return slices.Clip(w.effects) }
+
+// Timers lists p's armed timers, ascending (shared: do not modify).
+func (w *World) Timers(p core.Rank) []uint64 { return slices.Clip(w.proc(p).timers) }
+
+// Clocks is the number of Clock actions taken: how many Config.Wakeups
+// have been armed.
+func (w *World) Clocks() int { return w.clock }
 
 // Depth is the number of actions from the initial state.
 func (w *World) Depth() int { return w.depth }

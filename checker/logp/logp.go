@@ -124,6 +124,19 @@ const (
 	OpDrop               // message from Peer arrived at failed Proc (Start = End = arrival)
 )
 
+// String is "send", "recv" or "drop".
+func (o Op) String() string {
+	switch o {
+	case OpSend:
+		return "send"
+	case OpRecv:
+		return "recv"
+	case OpDrop:
+		return "drop"
+	}
+	return fmt.Sprintf("op(%d)", uint8(o))
+}
+
 // Entry is one log record.
 type Entry struct {
 	Op         Op

@@ -33,6 +33,7 @@ package correction
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
@@ -139,6 +140,12 @@ type Config struct {
 	Delay uint64
 	// Mutant selects a deliberately broken variant (tests only).
 	Mutant mutant.Name
+	// Compact makes every step forget what can no longer influence the
+	// node's future behaviour (cursors of non-participants, the nearest
+	// correction senders where no decision reads them, the state of
+	// directions that are over): states that behave alike encode alike.
+	// For exhaustive checking; Reach and Heard then report less.
+	Compact bool
 }
 
 // Validate checks the configuration.
@@ -216,6 +223,8 @@ type Node struct {
 	recvL, recvR int32
 	value        Value
 	msgs         *msgSet
+	// sent counts the messages this process has sent (Termination).
+	sent int32
 }
 
 // New is the initial state of process r.
@@ -292,8 +301,78 @@ func (n *Node) Clone() core.Machine {
 
 func (n *Node) p() int32 { return int32(n.cfg.Topology.P()) }
 
+// Sent is the number of messages the process has sent so far.
+func (n *Node) Sent() int { return int(n.sent) }
+
+// SendBound is the most messages the process may ever send (§2.1
+// Termination): its tree children, plus at most P-1 correction messages in
+// each ring direction, plus for delayed correction at most P-1 stop
+// replies (one per right-going correction message received, and each
+// sender sends to each distance once).
+func (n *Node) SendBound() int {
+	P := int(n.p())
+	b := len(n.cfg.Topology.Children(n.rank))
+	if n.cfg.Correction != NoCorrection {
+		b += 2 * (P - 1)
+	}
+	if n.cfg.Correction == Delayed {
+		b += P - 1
+	}
+	return b
+}
+
 // Step applies ev (see the package documentation).
 func (n *Node) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
+	start := len(out)
+	out, err := n.step(ev, out)
+	if err == nil {
+		for _, e := range out[start:] {
+			if e.Kind == core.EffSend {
+				n.sent++
+			}
+		}
+		if n.cfg.Compact {
+			n.compact()
+		}
+	}
+	return out, err
+}
+
+// compact forgets what no later step reads (Config.Compact).
+func (n *Node) compact() {
+	if n.via == Uncolored {
+		return
+	}
+	if n.flags&fParticipant == 0 || n.cfg.Correction == NoCorrection {
+		// Non-participants never send correction messages.
+		n.turn, n.nextL, n.nextR, n.limL, n.limR, n.recvL, n.recvR = Left, 1, 1, 0, 0, 0, 0
+		return
+	}
+	switch n.cfg.Correction {
+	case Opportunistic, OptimizedOpportunistic:
+		n.recvL, n.recvR = 0, 0
+	case Delayed:
+		n.recvL = 0
+		return // the right direction may open later: keep it as is
+	}
+	// A direction that is over stays over (Checked: the stopping condition
+	// is monotone; Optimized: limits only shrink).
+	for _, d := range [...]Dir{Left, Right} {
+		next, lim, recv := &n.nextL, &n.limL, &n.recvL
+		if d == Right {
+			next, lim, recv = &n.nextR, &n.limR, &n.recvR
+		}
+		if !n.active(d) {
+			*lim = *next - 1
+			*recv = 0
+		}
+	}
+	if !n.active(Left) || !n.active(Right) {
+		n.turn = Left
+	}
+}
+
+func (n *Node) step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 	switch ev.Kind {
 	case core.EvCall:
 		var v Value
@@ -521,7 +600,7 @@ func (n *Node) AppendBinary(b []byte) []byte {
 	b = append(b, tagNode)
 	b = core.AppendUint(b, uint64(n.rank))
 	b = append(b, byte(n.via), n.flags, byte(n.turn))
-	for _, x := range [...]int32{n.nextL, n.nextR, n.limL, n.limR, n.recvL, n.recvR} {
+	for _, x := range [...]int32{n.nextL, n.nextR, n.limL, n.limR, n.recvL, n.recvR, n.sent} {
 		b = core.AppendUint(b, uint64(x))
 	}
 	if n.via != Uncolored {
@@ -562,6 +641,11 @@ func DecodeNode(b []byte, cfg *Config) (*Node, error) {
 			d.Fail("counter %d over %d", v, P+1)
 		}
 		*x = int32(v)
+	}
+	if v := d.Uint(); d.Err() == nil && v > math.MaxInt32 {
+		d.Fail("send count %d over %d", v, math.MaxInt32)
+	} else {
+		n.sent = int32(v)
 	}
 	if d.Err() == nil && n.via != Uncolored {
 		n.value = Value(d.Uint())

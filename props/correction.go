@@ -1,0 +1,155 @@
+package props
+
+import (
+	"fmt"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/statemachine/correction"
+)
+
+// Corrected broadcast property names (Küttler et al., PPoPP'19 §2.1), as
+// ftcheck --property takes them.
+const (
+	BcastIntegrity     = "integrity"
+	BcastNoDuplicates  = "no-duplicates"
+	BcastLiveness      = "non-faulty-liveness"
+	BcastTermination   = "termination"
+	BcastPayloadIsRoot = "payload"
+)
+
+// Correction returns the properties of a Corrected Tree broadcast over
+// worlds of correction.Node machines, whose root (rank 0) calls
+// correction.Broadcast once:
+//
+//   - integrity (transition): a process is colored (delivers) only in a step
+//     that receives a message from a process that is colored, or, for the
+//     root, by its Broadcast call;
+//   - payload (invariant): every delivered value is the root's;
+//   - no-duplicates (invariant): at most one delivery per process;
+//   - non-faulty-liveness (quiescence): at quiescence every live process is
+//     colored;
+//   - termination (invariant): every process has sent at most
+//     Node.SendBound() messages: |children| + 2(P-1) (+ P-1 stop replies for
+//     delayed correction). In the asynchronous model "eventually stops
+//     sending" is "no unbounded send loop"; a bound checked in every state
+//     says so.
+func Correction() []checker.Property[*env.World] {
+	return []checker.Property[*env.World]{
+		{Name: BcastIntegrity, Kind: checker.Transition,
+			Doc:       "an uncolored process becomes colored only by receiving a message from a colored process (the root by its Broadcast call) (§2.1 Integrity)",
+			CheckStep: bcastIntegrity},
+		{Name: BcastPayloadIsRoot, Kind: checker.Invariant,
+			Doc:   "every delivered value is the root's broadcast value (§2.1 Integrity)",
+			Check: bcastPayload},
+		{Name: BcastNoDuplicates, Kind: checker.Invariant,
+			Doc:   "the message is delivered to the application at most once per process (§2.1 No duplicates)",
+			Check: bcastNoDuplicates},
+		{Name: BcastLiveness, Kind: checker.Quiescence,
+			Doc:   "when nothing is left to deliver or fire, every live process is colored (§2.1 Non-faulty liveness)",
+			Check: bcastLiveness},
+		{Name: BcastTermination, Kind: checker.Invariant,
+			Doc:   "every process sends at most |children| + 2(P-1) messages (+ P-1 for delayed): no infinite send loop (§2.1 Termination)",
+			Check: bcastTermination},
+	}
+}
+
+func bcastNode(w *env.World, p core.Rank) *correction.Node {
+	n, _ := w.Node(p).(*correction.Node)
+	return n
+}
+
+// rootValue is the value the root broadcasts (its first Broadcast call).
+func rootValue(w *env.World) (correction.Value, bool) {
+	for _, in := range w.Calls(0) {
+		switch b := in.(type) {
+		case correction.Broadcast:
+			return b.Value, true
+		case *correction.Broadcast:
+			return b.Value, true
+		}
+	}
+	return 0, false
+}
+
+func bcastIntegrity(prev *env.World, a checker.Action, next *env.World) error {
+	p := next.LastActor()
+	if p == core.NoRank {
+		return nil
+	}
+	delivered := false
+	for _, e := range next.LastEffects() {
+		delivered = delivered || e.Kind == core.EffDeliver
+	}
+	if !delivered {
+		return nil
+	}
+	switch a.Kind {
+	case env.Call:
+		if p != 0 {
+			return fmt.Errorf("%v delivered on a call, but only the root broadcasts", p)
+		}
+		return nil
+	case env.Deliver:
+		q := core.Rank(a.Q)
+		if n := bcastNode(prev, q); n == nil || !n.Colored() {
+			return fmt.Errorf("%v was colored by a message from %v, which is not colored", p, q)
+		}
+		return nil
+	}
+	return fmt.Errorf("%v was colored by a %s action, not by a message", p, env.KindName(a.Kind))
+}
+
+func bcastPayload(w *env.World) error {
+	v, ok := rootValue(w)
+	for p := core.Rank(0); int(p) < w.N(); p++ {
+		for _, r := range w.History(p) {
+			if r.Kind != core.EffDeliver {
+				continue
+			}
+			got, isVal := r.Value.(correction.Value)
+			if !ok || !isVal || got != v {
+				return fmt.Errorf("%v delivered %v, the root broadcasts %v", p, r.Value, v)
+			}
+		}
+	}
+	return nil
+}
+
+func bcastNoDuplicates(w *env.World) error {
+	for p := core.Rank(0); int(p) < w.N(); p++ {
+		k := 0
+		for _, r := range w.History(p) {
+			if r.Kind == core.EffDeliver {
+				k++
+			}
+		}
+		if k > 1 {
+			return fmt.Errorf("%v delivered %d times", p, k)
+		}
+	}
+	return nil
+}
+
+func bcastLiveness(w *env.World) error {
+	var missing []core.Rank
+	for p := core.Rank(0); int(p) < w.N(); p++ {
+		if n := bcastNode(w, p); !w.Crashed(p) && (n == nil || !n.Colored()) {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("live processes %v are uncolored, yet nothing is left to deliver or fire (crashed: %v)", missing, w.CrashedSet())
+	}
+	return nil
+}
+
+func bcastTermination(w *env.World) error {
+	for p := core.Rank(0); int(p) < w.N(); p++ {
+		if n := bcastNode(w, p); n != nil && n.Sent() > n.SendBound() {
+			return fmt.Errorf("%v sent %d messages, over the bound %d", p, n.Sent(), n.SendBound())
+		}
+	}
+	return nil
+}
