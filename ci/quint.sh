@@ -73,6 +73,7 @@ echo "== seed=$SEED samples=$SAMPLES steps=$STEPS"
 step "typecheck era.qnt"         "$QUINT" typecheck tla/era.qnt
 step "typecheck era_test.qnt"    "$QUINT" typecheck tla/era_test.qnt
 step "typecheck era_mutants.qnt" "$QUINT" typecheck tla/era_mutants.qnt
+step "typecheck era_go.qnt"      "$QUINT" typecheck tla/era_go.qnt
 
 step "test era_test"     "$QUINT" test tla/era_test.qnt --main era_test --backend typescript --seed "$SEED"
 step "test era_decide_once_test" "$QUINT" test tla/era_test.qnt --main era_decide_once_test --backend typescript --seed "$SEED"
@@ -87,6 +88,16 @@ step "run era3x2 Inv ($(( SAMPLES / 4 )) samples, two agreements)" \
 # the two fixes close the termination holes of the rules as written
 step "run era4fixed Inv+TerminationAtQuiescence ($(( SAMPLES / 2 )) samples)" \
   run tla/era.qnt --main era4fixed --invariant "Inv and TerminationAtQuiescence" --max-samples "$(( SAMPLES / 2 ))"
+# eraGo: the rules of the Go machine (statemachine/era); `step` lets DC be
+# delayed, a superset of the Go schedules (`stepEager`)
+step "run eraGo4 Inv+TerminationAtQuiescence ($(( SAMPLES / 4 )) samples)" \
+  run tla/era_go.qnt --main eraGo4 --invariant "Inv and TerminationAtQuiescence" --max-samples "$(( SAMPLES / 4 ))"
+# a committed checker counterexample (uniform agreement) replayed in eraGo;
+# the full conformance (quint traces on the Go machines and Go traces in
+# the spec) is the Go test tla/conformance, run by `go test ./...`
+# (ci/test.sh) now that quint is installed
+step "test traces/go/replayUniform" "$QUINT" test tla/traces/go/replayUniform.qnt \
+  --main replayUniform --backend typescript --seed "$SEED"
 
 # evidence: these must be caught
 expect_violation "era4 TerminationAtQuiescence (known hole of the paper's rules)" \

@@ -1,0 +1,242 @@
+package conformance
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/statemachine/era"
+)
+
+// Stats counts what a replay did.
+type Stats struct {
+	SpecSteps int // transitions of the spec trace (states - 1)
+	GoSteps   int // Go actions applied
+	DCSteps   int // spec DC steps (Go stutters: DC is inside the Go step)
+	Stutters  int // other spec steps without a Go counterpart
+	Compared  int // states compared
+}
+
+// Divergence is the first point where the Go world and the spec state
+// differ, or where a spec step cannot be taken on the Go side.
+type Divergence struct {
+	File   string
+	Step   int    // index of the spec state (the ITF "#meta" index)
+	Action string // the spec action that led to it
+	Picks  string // its nondeterministic picks
+	Diff   string // cmp.Diff(spec, Go), or why the step could not be taken
+}
+
+func (d *Divergence) Error() string {
+	return fmt.Sprintf("%s: state %d after %s(%s): Go and spec diverge (-spec +go):\n%s",
+		filepath.Base(d.File), d.Step, d.Action, d.Picks, d.Diff)
+}
+
+// ReplayITF replays the ITF trace at path, generated from era_go.qnt with
+// `--step stepEager --mbt`, on the Go ERA machines: an env.Model built
+// with registry.NewERAModel (N from the trace, crash budget f, Unordered,
+// LoseOnCrash, the inputs of the trace's first state). It returns a
+// *Divergence at the first difference.
+func ReplayITF(path string, f int) (Stats, error) {
+	return ReplayITFMutant(path, f, mutant.None)
+}
+
+// ReplayITFMutant is ReplayITF on the Go machines of a deliberately broken
+// variant (era.Mutants): a check that the comparison notices a wrong rule.
+func ReplayITFMutant(path string, f int, mut mutant.Name) (Stats, error) {
+	var st Stats
+	tr, err := readITF(path)
+	if err != nil {
+		return st, err
+	}
+	if len(tr.States) == 0 {
+		return st, fmt.Errorf("%s: no states", path)
+	}
+	st.SpecSteps = len(tr.States) - 1
+	s0 := tr.States[0]
+	inputs := map[int]map[int]int{}
+	for p, v := range intKeyed(s0["input"]) {
+		inputs[p] = map[int]int{}
+		for a, x := range intKeyed(v) {
+			inputs[p][a] = asInt(x)
+		}
+	}
+	n := len(inputs)
+	nags := len(inputs[0])
+	// Each process calls Agreement in the order the trace does, then the
+	// agreements it never calls.
+	order := make([][]int, n)
+	for _, s := range tr.States[1:] {
+		if s["mbt::actionTaken"] == "CallAgreement" {
+			p, _ := pick(s, "p")
+			a, _ := pick(s, "a")
+			order[asInt(p)] = append(order[asInt(p)], asInt(a))
+		}
+	}
+	sched := make([][]core.Input, n)
+	for p := range n {
+		for a := range nags {
+			if !slices.Contains(order[p], a) {
+				order[p] = append(order[p], a)
+			}
+		}
+		for _, a := range order[p] {
+			sched[p] = append(sched[p], era.Contribute{A: uint64(a), V: era.Flag(inputs[p][a])})
+		}
+	}
+	m, err := registry.NewERAModel(registry.ERAParams{
+		N: n, Crashes: f, Agreements: nags, Values: 4, Topology: era.Binary,
+		Network: env.Unordered, LoseOnCrash: true, Op: era.And, Mutant: mut,
+	}, [][][]core.Input{sched})
+	if err != nil {
+		return st, err
+	}
+	w := m.Init()[0]
+	div := func(i int, diff string) error {
+		s := tr.States[i]
+		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: picks(s), Diff: diff}
+	}
+	compare := func(i int) error {
+		spec, err := fromSpec(tr.States[i])
+		if err != nil {
+			return err
+		}
+		st.Compared++
+		if d := cmp.Diff(spec, FromWorld(w, nags)); d != "" {
+			return div(i, d)
+		}
+		return nil
+	}
+	if err := compare(0); err != nil {
+		return st, err
+	}
+	var buf []checker.Action
+	for i := 1; i < len(tr.States); {
+		s := tr.States[i]
+		act, ok, err := goAction(w, s)
+		if err != nil {
+			return st, div(i, err.Error())
+		}
+		if ok {
+			buf = m.Actions(w, buf[:0])
+			if !slices.Contains(buf, act) {
+				return st, div(i, fmt.Sprintf("Go action %s (%v) is not enabled", env.KindName(act.Kind), act))
+			}
+			next, err := m.Apply(w, act)
+			if err != nil {
+				return st, div(i, err.Error())
+			}
+			w = next
+			st.GoSteps++
+		} else {
+			st.Stutters++
+		}
+		// the spec's DC steps that follow are inside the Go step
+		j := i
+		for j+1 < len(tr.States) && tr.States[j+1]["mbt::actionTaken"] == "DC" {
+			j++
+			st.DCSteps++
+		}
+		if err := compare(j); err != nil {
+			return st, err
+		}
+		i = j + 1
+	}
+	return st, nil
+}
+
+// goAction maps the spec step that led to state s to an env action, or
+// ok = false for a spec step the Go environment has no counterpart for.
+func goAction(w *env.World, s map[string]any) (a checker.Action, ok bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("bad picks: %v", r)
+		}
+	}()
+	get := func(name string) any {
+		v, ok := pick(s, name)
+		if !ok {
+			panic("no pick " + name)
+		}
+		return v
+	}
+	switch name := s["mbt::actionTaken"]; name {
+	case "CallAgreement":
+		p, ag := asInt(get("p")), asInt(get("a"))
+		pend := w.PendingCalls(core.Rank(p))
+		if len(pend) == 0 || pend[0].(era.Contribute).A != uint64(ag) {
+			return a, false, fmt.Errorf("p%d's next Go call is not Agreement(·, %d)", p, ag)
+		}
+		return checker.Action{Kind: env.Call, P: int32(p)}, true, nil
+	case "RecvUP", "RecvDOWN", "RecvRESULTREQUEST", "DropFromCrashed":
+		msg := asMsg(get("m"))
+		kind := env.Deliver
+		if name == "DropFromCrashed" {
+			if w.Crashed(core.Rank(msg.Dst)) {
+				return a, false, nil // Go discarded it when the receiver crashed
+			}
+			kind = env.Lose
+		}
+		i, found := msgIndex(w, msg)
+		if !found {
+			return a, false, fmt.Errorf("%v is not in flight on the Go side", msg)
+		}
+		return checker.Action{Kind: kind, P: int32(msg.Dst), Q: int32(msg.Src), I: int32(i)}, true, nil
+	case "Crash":
+		return checker.Action{Kind: env.Crash, P: int32(asInt(get("p")))}, true, nil
+	case "Detect":
+		return checker.Action{Kind: env.Detect, P: int32(asInt(get("p"))), Q: int32(asInt(get("q")))}, true, nil
+	case "DC":
+		return a, false, fmt.Errorf("DC that does not follow an event (the trace was not generated with --step stepEager?)")
+	default:
+		return a, false, fmt.Errorf("unknown spec action %v", name)
+	}
+}
+
+// msgIndex is the operand I of Deliver/Lose for msg: its position among
+// the distinct messages in flight from msg.Src to msg.Dst, in canonical
+// order (env.World.InFlight lists one envelope per copy, in that order).
+func msgIndex(w *env.World, msg Msg) (int, bool) {
+	i, prev := -1, Msg{}
+	for _, e := range w.InFlight() {
+		if int(e.To) != msg.Dst || int(e.From) != msg.Src {
+			continue
+		}
+		m := MsgOf(e.From, e.To, e.Msg)
+		if i < 0 || m != prev {
+			i++
+			prev = m
+		}
+		if m == msg {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// picks formats the Some picks of a state, e.g. "p=1 a=0".
+func picks(s map[string]any) string {
+	var out string
+	for _, k := range []string{"p", "q", "a", "m"} {
+		if v, ok := pick(s, k); ok {
+			if out != "" {
+				out += " "
+			}
+			if k == "m" {
+				func() {
+					defer func() { recover() }()
+					v = asMsg(v)
+				}()
+			}
+			out += fmt.Sprintf("%s=%v", k, v)
+		}
+	}
+	return out
+}
