@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
@@ -20,9 +21,10 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	if s == nil || s.m != m {
 		return nil, errors.New("env: Apply on a world of another model")
 	}
-	nw := &World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
-		clock: s.clock, depth: s.depth + 1, last: a, actor: core.NoRank}
 	t := newTx(s.root, m.height)
+	nw := m.newWorld(&t)
+	*nw = World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
+		clock: s.clock, depth: s.depth + 1, last: a, actor: core.NoRank}
 	n := m.cfg.N
 	if a.Kind == Clock {
 		if a.P != 0 || a.Q != 0 || a.I != 0 || !m.clockDue(s) {
@@ -37,7 +39,10 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 			}
 			return true
 		})
-		t.commit(func(i int, r *proc) agg { return m.weigh(r, nw.crashed, len(m.sched[s.alt][i])) })
+		t.commit(func(i int, r *proc) agg {
+			r.fp = m.procFP(r, s.alt, i)
+			return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
+		})
 		nw.root = t.root
 		return nw, nil
 	}
@@ -133,7 +138,10 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.commit(func(i int, r *proc) agg { return m.weigh(r, nw.crashed, len(m.sched[s.alt][i])) })
+	t.commit(func(i int, r *proc) agg {
+		r.fp = m.procFP(r, s.alt, i)
+		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
+	})
 	nw.root = t.root
 	return nw, nil
 }
@@ -143,13 +151,35 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 	nw.actor = p
 	mp := t.mut(int(p))
 	node := mp.node.Clone()
-	effs, err := safeStep(node, ev)
+	sp := effScratch.Get().(*[]core.Effect)
+	defer func() {
+		clear(*sp)
+		*sp = (*sp)[:0]
+		effScratch.Put(sp)
+	}()
+	effs, err := safeStep(node, ev, (*sp)[:0])
+	*sp = effs
 	if err != nil {
 		return &StepError{Action: a, Rank: p, Event: ev, Err: err}
 	}
 	mp.node = node
+	if len(effs) == 0 {
+		return nil
+	}
+	// The world keeps its own exact copy; the history grows once.
+	effs = slices.Clone(effs)
 	nw.effects = effs
-	var keyBuf []byte
+	nrec := 0
+	for _, e := range effs {
+		if e.Kind == core.EffDecide || e.Kind == core.EffReturn || e.Kind == core.EffDeliver {
+			nrec++
+		}
+	}
+	if nrec > 0 {
+		mp.hist = append(make([]Record, 0, len(mp.hist)+nrec), mp.hist...)
+	}
+	kp := scratch.Get().(*[]byte)
+	defer scratch.Put(kp)
 	for _, e := range effs {
 		switch e.Kind {
 		case core.EffSend:
@@ -160,11 +190,11 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 			if nw.crashed.Has(e.To) {
 				continue // the receiver is dead: dropped
 			}
-			keyBuf = e.Msg.AppendBinary(keyBuf[:0])
+			*kp = e.Msg.AppendBinary((*kp)[:0])
 			mq := t.mut(int(e.To))
-			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, string(keyBuf), e.Msg)
+			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, *kp, e.Msg)
 		case core.EffDecide, core.EffReturn, core.EffDeliver:
-			mp.hist = append(slices.Clip(mp.hist), Record{Kind: e.Kind, Instance: e.Instance, Value: e.Value})
+			mp.hist = append(mp.hist, Record{Kind: e.Kind, Instance: e.Instance, Value: e.Value}) // owned: made above
 			if e.Kind == core.EffReturn {
 				mp.awaiting = false
 			}
@@ -179,12 +209,65 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 	return nil
 }
 
-// safeStep runs node.Step, turning a panic into an error.
-func safeStep(node core.Machine, ev core.Event) (effs []core.Effect, err error) {
+// safeStep runs node.Step, appending to out, turning a panic into an
+// error.
+func safeStep(node core.Machine, ev core.Event, out []core.Effect) (effs []core.Effect, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			effs, err = nil, fmt.Errorf("panic: %v", r)
+			effs, err = out[:0], fmt.Errorf("panic: %v", r)
 		}
 	}()
-	return node.Step(ev, nil)
+	return node.Step(ev, out)
+}
+
+// effScratch holds the buffers nodes step into (Apply keeps an exact copy).
+var effScratch = sync.Pool{New: func() any { return new([]core.Effect) }}
+
+// newWorld allocates the world an Apply builds and, when the process tree
+// is one leaf (N ≤ 32), the leaf the edit will own, in the same object: one
+// allocation instead of three (world, leaf, proc slice). It makes t own the
+// root. The caller fills the world.
+func (m *Model) newWorld(t *tx) *World {
+	if m.height != 0 {
+		return &World{}
+	}
+	old := t.root
+	n := len(old.procs)
+	var l *tnode
+	var w *World
+	var ps []*proc
+	switch {
+	case n <= 4:
+		c := new(struct {
+			w  World
+			l  tnode
+			ps [4]*proc
+		})
+		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+	case n <= 8:
+		c := new(struct {
+			w  World
+			l  tnode
+			ps [8]*proc
+		})
+		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+	case n <= 16:
+		c := new(struct {
+			w  World
+			l  tnode
+			ps [16]*proc
+		})
+		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+	default:
+		c := new(struct {
+			w  World
+			l  tnode
+			ps [twidth]*proc
+		})
+		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+	}
+	copy(ps, old.procs)
+	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
+	t.root = l
+	return w
 }

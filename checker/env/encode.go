@@ -1,6 +1,12 @@
 package env
 
-import "github.com/ftkernel/ftkernel/core"
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync"
+
+	"github.com/ftkernel/ftkernel/core"
+)
 
 // Encode appends the canonical encoding of s: N, the crashed set, then per
 // process in rank order: its node's encoding (length-prefixed), its inbox
@@ -10,41 +16,124 @@ import "github.com/ftkernel/ftkernel/core"
 // instance, value) and its armed timers (count, ids ascending); the number
 // of Clock actions taken comes after the crashed set. Equal worlds give equal bytes; the order in which
 // messages were sent does not show under Unordered. Depth and the last step
-// are not encoded. O(size of the state).
+// are not encoded. O(size of the state); it allocates nothing beyond b's
+// growth.
 func (m *Model) Encode(b []byte, s *World) []byte {
 	b = core.AppendUint(b, uint64(m.cfg.N))
 	b = s.crashed.AppendBinary(b)
 	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
-	var tmp []byte
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
-		tmp = p.node.AppendBinary(tmp[:0])
-		b = core.AppendBytes(b, tmp)
-		b = core.AppendUint(b, uint64(len(p.inbox)))
-		for _, e := range p.inbox {
-			b = core.AppendUint(b, uint64(e.from))
-			b = core.AppendUint(b, uint64(e.n))
-			b = core.AppendString(b, e.key)
-		}
-		b = p.detected.AppendBinary(b)
-		b = append(b, enc[i]...)
-		b = core.AppendUint(b, uint64(p.made))
-		b = core.AppendBool(b, p.awaiting)
-		b = core.AppendUint(b, uint64(len(p.hist)))
-		for _, r := range p.hist {
-			b = append(b, byte(r.Kind))
-			b = core.AppendUint(b, r.Instance)
-			b = core.AppendBool(b, r.Value != nil)
-			if r.Value != nil {
-				tmp = r.Value.AppendBinary(tmp[:0])
-				b = core.AppendBytes(b, tmp)
-			}
-		}
-		b = core.AppendUint(b, uint64(len(p.timers)))
-		for _, id := range p.timers {
-			b = core.AppendUint(b, id)
-		}
+		b = appendProc(b, p, enc[i])
 		return true
 	})
 	return b
+}
+
+// appendProc appends the part of the encoding of a world that process p
+// (whose encoded call schedule is sched) contributes.
+func appendProc(b []byte, p *proc, sched []byte) []byte {
+	start := len(b)
+	b = p.node.AppendBinary(b)
+	b = prefixLen(b, start)
+	b = core.AppendUint(b, uint64(len(p.inbox)))
+	for _, e := range p.inbox {
+		b = core.AppendUint(b, uint64(e.from))
+		b = core.AppendUint(b, uint64(e.n))
+		b = core.AppendString(b, e.key)
+	}
+	b = p.detected.AppendBinary(b)
+	b = append(b, sched...)
+	b = core.AppendUint(b, uint64(p.made))
+	b = core.AppendBool(b, p.awaiting)
+	b = core.AppendUint(b, uint64(len(p.hist)))
+	for _, r := range p.hist {
+		b = append(b, byte(r.Kind))
+		b = core.AppendUint(b, r.Instance)
+		b = core.AppendBool(b, r.Value != nil)
+		if r.Value != nil {
+			start := len(b)
+			b = r.Value.AppendBinary(b)
+			b = prefixLen(b, start)
+		}
+	}
+	b = core.AppendUint(b, uint64(len(p.timers)))
+	for _, id := range p.timers {
+		b = core.AppendUint(b, id)
+	}
+	return b
+}
+
+// prefixLen turns the bytes b[start:] into their length-prefixed form (the
+// bytes core.AppendBytes(b[:start], b[start:]) would give), in place: no
+// scratch buffer is needed to learn the length first.
+func prefixLen(b []byte, start int) []byte {
+	n := len(b) - start
+	if n < 0x80 { // one-byte uvarint: the common case
+		b = append(b, 0)
+		copy(b[start+1:], b[start:start+n])
+		b[start] = byte(n)
+		return b
+	}
+	var hdr [binary.MaxVarintLen64]byte
+	h := binary.PutUvarint(hdr[:], uint64(n))
+	b = append(b, hdr[:h]...)
+	copy(b[start+h:], b[start:start+n])
+	copy(b[start:], hdr[:h])
+	return b
+}
+
+// scratch buffers for encoding one process or one message.
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// procFP is the fingerprint of process i's part of the encoding of a world
+// of schedule alternative alt: a hash of exactly the bytes appendProc
+// appends, so that equal parts give equal fingerprints.
+func (m *Model) procFP(p *proc, alt, i int) uint64 {
+	bp := scratch.Get().(*[]byte)
+	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i])
+	fp := core.Fingerprint(b)
+	*bp = b
+	scratch.Put(bp)
+	return fp
+}
+
+// Fingerprint is a 64-bit hash of the canonical encoding of s (Encode),
+// computed from the fingerprints each process keeps of its own part
+// (computed by Apply for the processes it changes, shared by the worlds
+// that share the process): a
+// hash of N, the number of Clock actions, the crashed set (count, then
+// members ascending) and the processes' fingerprints in rank order. It is a
+// function of Encode(s), so equal worlds have equal fingerprints; distinct
+// worlds collide with probability about 2⁻⁶⁴. O(N), no allocation, against
+// O(size of the state) for Encode. It makes Model a checker.Fingerprinter.
+func (m *Model) Fingerprint(s *World) uint64 {
+	h := uint64(fpSeed)
+	h = fpMix(h, uint64(m.cfg.N))
+	h = fpMix(h, uint64(s.clock))
+	h = fpMix(h, uint64(s.ncrash))
+	s.crashed.Each(func(r core.Rank) { h = fpMix(h, uint64(r)) })
+	each(s.root, m.height, 0, func(i int, p *proc) bool {
+		f := p.fp
+		if p.edit == 0 { // an initial proc
+			f = m.procFP(p, s.alt, i)
+		}
+		h = fpMix(h, f)
+		return true
+	})
+	hi, lo := bits.Mul64(h, fpFinal)
+	return hi ^ lo
+}
+
+const (
+	fpSeed  = 0x243f6a8885a308d3
+	fpK     = 0xe7037ed1a0b428db
+	fpFinal = 0xa0761d6478bd642f
+)
+
+// fpMix absorbs the word x into the hash h (a multiply-fold round, as in
+// core.Fingerprint).
+func fpMix(h, x uint64) uint64 {
+	hi, lo := bits.Mul64(h^x, fpK)
+	return hi ^ lo
 }

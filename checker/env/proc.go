@@ -2,7 +2,6 @@ package env
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/ftkernel/ftkernel/core"
 )
@@ -45,6 +44,10 @@ type proc struct {
 	hist     []Record
 	timers   []uint64 // armed timers, ascending, distinct (replaced, never written)
 	agg      agg      // this process's share of its tree's sums
+	// fp is procFP of this proc, set by Apply when it changes the proc (a
+	// proc belongs to one rank of one schedule alternative); the initial
+	// procs (edit 0) have none: Fingerprint computes theirs.
+	fp uint64
 }
 
 // Record is one observable output of a process: an EffDecide, EffReturn or
@@ -124,21 +127,21 @@ func findEntry(in []entry, net Network, q core.Rank, i int32) (int, bool) {
 // from from: under Unordered in (from, key) order, under FIFO at the end of
 // from's queue (merged with its last entry when equal, which keeps the
 // representation canonical).
-func insertMsg(in []entry, net Network, from core.Rank, key string, msg core.Message) []entry {
+func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Message) []entry {
 	var i int
 	var same bool
 	if net == FIFO {
 		_, i = senderRange(in, from)
-		same = i > 0 && in[i-1].from == from && in[i-1].key == key
+		same = i > 0 && in[i-1].from == from && in[i-1].key == string(key)
 		if same {
 			i--
 		}
 	} else {
-		i, same = slices.BinarySearchFunc(in, entry{from: from, key: key}, func(e, t entry) int {
-			if e.from != t.from {
-				return int(e.from) - int(t.from)
+		i, same = slices.BinarySearchFunc(in, from, func(e entry, from core.Rank) int {
+			if e.from != from {
+				return int(e.from) - int(from)
 			}
-			return strings.Compare(e.key, t.key)
+			return compareKey(e.key, key)
 		})
 	}
 	if same {
@@ -148,9 +151,22 @@ func insertMsg(in []entry, net Network, from core.Rank, key string, msg core.Mes
 	}
 	out := make([]entry, len(in)+1)
 	copy(out, in[:i])
-	out[i] = entry{from: from, n: 1, key: key, msg: msg}
+	out[i] = entry{from: from, n: 1, key: string(key), msg: msg}
 	copy(out[i+1:], in[i:])
 	return out
+}
+
+// compareKey is strings.Compare(a, string(b)), without converting b.
+func compareKey(a string, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(a) - len(b)
 }
 
 // removeMsg returns a new inbox with one copy of in[i] less.

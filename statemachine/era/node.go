@@ -72,6 +72,10 @@ type Node struct {
 	cfg  Config
 	dead core.RankSet // S_p: the ranks marked dead
 	ags  []agreement  // ascending a; no record at its defaults
+	// one holds ags when it has at most one record (the common case),
+	// so that a clone is one allocation, not two. Only clone points ags
+	// into it, capacity capped: a second record moves ags to the heap.
+	one [1]agreement
 
 	// Derived from dead by refreshTree; kids is replaced, never changed in
 	// place, so clones may share it (as they share dead and the sets of
@@ -183,8 +187,14 @@ func (n *Node) check(ev core.Event) error {
 		}
 		switch m := ev.Msg.(type) {
 		case Up:
+			if n.validValue(m.V) {
+				return nil
+			}
 			return n.checkValue(m, m.V)
 		case Down:
+			if n.validValue(m.V) {
+				return nil
+			}
 			return n.checkValue(m, m.V)
 		case ResultRequest:
 			return nil
@@ -197,6 +207,12 @@ func (n *Node) check(ev core.Event) error {
 		return nil
 	}
 	return fmt.Errorf("era: %v: unexpected event %v", n.p, ev)
+}
+
+// validValue reports whether checkValue accepts v, without building an
+// error (nor boxing the message).
+func (n *Node) validValue(v Value) bool {
+	return v != nil && n.cfg.Op.Check(v, n.cfg.N) == nil
 }
 
 func (n *Node) checkValue(m core.Message, v Value) error {
@@ -227,7 +243,12 @@ func (n *Node) clone() *Node {
 	c := *n
 	// The records are copied; their rank sets, like dead and kids, are
 	// shared: they are copied on write (addTo).
-	c.ags = slices.Clone(n.ags)
+	if len(n.ags) <= len(c.one) {
+		copy(c.one[:], n.ags)
+		c.ags = c.one[:len(n.ags):len(c.one)]
+	} else {
+		c.ags = slices.Clone(n.ags)
+	}
 	return &c
 }
 
