@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
-
-	"github.com/ftkernel/ftkernel/core"
 )
 
 // BFS explores every state of m reachable from m.Init(), breadth first, with
@@ -69,6 +67,7 @@ func BFS[S any](m Model[S], opt Options) *Result {
 	for i := range x.workers {
 		x.workers[i] = &bfsWorker[S]{}
 	}
+	x.setupPOR()
 	if opt.Progress != nil {
 		done := make(chan struct{})
 		exited := make(chan struct{})
@@ -107,6 +106,7 @@ type search[S any] struct {
 	start    time.Time
 	res      *Result
 	workers  []*bfsWorker[S]
+	por      *porSearch[S] // Options.POR in effect (BFS)
 	visited  fpSet
 	inits    []S
 	frontier []S
@@ -158,8 +158,7 @@ func (x *search[S]) run() *Result {
 	var level0 []uint64
 	var buf []byte
 	for i, s := range x.inits {
-		buf = x.key.encode(buf[:0], s)
-		fp := core.Fingerprint(buf)
+		fp := x.fingerprint(&buf, s)
 		if x.visited.shards[shardOf(fp)].insert(fp) {
 			x.frontier = append(x.frontier, s)
 			level0 = append(level0, uint64(i))
@@ -167,6 +166,9 @@ func (x *search[S]) run() *Result {
 	}
 	x.links = append(x.links, level0)
 	x.distinct.Store(int64(len(x.frontier)))
+	if x.por != nil {
+		x.startPOR()
+	}
 	for d := 0; len(x.frontier) > 0; d++ {
 		x.res.Depth = d
 		x.depth.Store(int64(d))
@@ -178,7 +180,11 @@ func (x *search[S]) run() *Result {
 		if x.opt.MaxStates > 0 && x.visited.len() >= x.opt.MaxStates {
 			expand, bound = false, StopMaxStates
 		}
-		x.expand(expand)
+		if x.por != nil {
+			x.expandPOR(expand)
+		} else {
+			x.expand(expand)
+		}
 		if err := x.collect(d); err != nil {
 			return x.finish(StopError, err)
 		}
@@ -204,7 +210,11 @@ func (x *search[S]) run() *Result {
 		if x.mem != nil && x.mem.check(x.insertNeed()) {
 			return x.finish(StopMaxMemory, nil)
 		}
-		x.insert()
+		if x.por != nil {
+			x.insertPOR()
+		} else {
+			x.insert()
+		}
 	}
 	return x.finish(StopDone, nil)
 }
@@ -248,6 +258,9 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 	r.VisitedBytes = x.visited.bytes()
 	r.Seconds = time.Since(x.start).Seconds()
 	r.HeapBytes = x.mem.peakBytes()
+	if x.por != nil {
+		r.Slept, r.Reexpanded = x.por.slept.Load(), x.por.reexp.Load()
+	}
 	if x.opt.Shrink {
 		for i, tr := range r.Violations {
 			if tr.Loop == 0 {
@@ -323,11 +336,7 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 			gen += int64(len(w.acts))
 			// s is in the visited set: a successor with its key (a
 			// stuttering step) needs no lookup.
-			if x.sym {
-				w.pbuf = x.key.encode(w.pbuf[:0], s)
-			} else {
-				w.pbuf = m.Encode(w.pbuf[:0], s)
-			}
+			pfp := x.fingerprint(&w.pbuf, s)
 			for ai, a := range w.acts {
 				ns, err := m.Apply(s, a)
 				if err != nil {
@@ -341,15 +350,10 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 						}
 					}
 				}
-				if x.sym {
-					w.buf = x.key.encode(w.buf[:0], ns)
-				} else {
-					w.buf = m.Encode(w.buf[:0], ns)
-				}
-				if string(w.buf) == string(w.pbuf) {
+				fp := x.fingerprint(&w.buf, ns)
+				if fp == pfp {
 					continue
 				}
-				fp := core.Fingerprint(w.buf)
 				w.pend = append(w.pend, cand[S]{fp: fp, key: uint64(i)<<actBits | uint64(ai), s: ns})
 			}
 		}

@@ -2,8 +2,6 @@ package checker
 
 import (
 	"fmt"
-
-	"github.com/ftkernel/ftkernel/core"
 )
 
 // LivelockProperty is the property name of the violations DFS reports for
@@ -65,6 +63,9 @@ func DFS[S any](m Model[S], opt Options) *Result {
 	}
 	x.ps = ps
 	x.violated = make([]bool, len(ps.all))
+	if opt.POR {
+		x.res.PORNote = "partial-order reduction is implemented in BFS only"
+	}
 	if opt.Progress != nil {
 		done := make(chan struct{})
 		exited := make(chan struct{})
@@ -124,8 +125,7 @@ func (d *dfs[S]) run() *Result {
 	x.inits = x.m.Init()
 	x.generated.Add(int64(len(x.inits)))
 	for i, s := range x.inits {
-		d.buf = x.key.encode(d.buf[:0], s)
-		fp := core.Fingerprint(d.buf)
+		fp := x.fingerprint(&d.buf, s)
 		if !d.admit(fp) {
 			if d.stop != "" {
 				break
@@ -296,8 +296,7 @@ func (d *dfs[S]) loop() {
 				}
 			}
 		}
-		d.buf = x.key.encode(d.buf[:0], ns)
-		fp := core.Fingerprint(d.buf)
+		fp := x.fingerprint(&d.buf, ns)
 		if fp == tfp {
 			continue // stuttering: visited, and not a cycle
 		}

@@ -83,4 +83,9 @@ type Property[S any] struct {
 	Doc       string
 	Check     func(s S) error
 	CheckStep func(prev S, a Action, next S) error
+	// Reads declares what CheckStep reads, for partial-order reduction
+	// (Options.POR; see StepReads). Only Transition properties use it; the
+	// zero value (ReadsAnything) turns the reduction off for a run that
+	// checks the property.
+	Reads StepReads
 }

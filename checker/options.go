@@ -35,6 +35,15 @@ type Options struct {
 	// BFS allocates it): the search stops with StopMaxMemory, Complete
 	// false, and reports what it found so far.
 	MaxMemory int64
+	// POR turns on partial-order reduction in BFS: sleep sets with state
+	// caching (see independence.go), which skip transitions that are
+	// equivalent to checked ones while keeping every reachable state. It
+	// needs a model that implements Independence and selected transition
+	// properties that all declare what they read (Property.Reads); otherwise,
+	// under Symmetry, and in DFS, it has no effect and Result.PORNote says
+	// why. Verdicts do not change; Transitions, Depth and counterexamples
+	// (which may be longer than the shortest) may.
+	POR bool
 	// Workers is the number of goroutines expanding states; 0 means
 	// runtime.NumCPU(). Results do not depend on it.
 	Workers int
@@ -115,6 +124,17 @@ type Result struct {
 	// (Options.Symmetry and a Symmetric model): States then counts
 	// symmetry classes.
 	Symmetry bool
+	// POR reports that partial-order reduction was used (Options.POR and a
+	// model and properties that allow it); PORNote says why not otherwise.
+	POR     bool
+	PORNote string
+	// Slept counts, under POR, the enabled transitions never taken because
+	// they were in their state's sleep set: on a complete search,
+	// Transitions + Slept is the unreduced search's Transitions.
+	Slept int64
+	// Reexpanded counts, under POR, the expansions of states already
+	// visited that were reached again with a smaller sleep set.
+	Reexpanded int64
 	// HeapBytes is the largest Go heap sampled during the search when
 	// Options.MaxMemory is set (0 otherwise).
 	HeapBytes int64

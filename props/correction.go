@@ -39,7 +39,7 @@ func Correction() []checker.Property[*env.World] {
 	return []checker.Property[*env.World]{
 		{Name: BcastIntegrity, Kind: checker.Transition,
 			Doc:       "an uncolored process becomes colored only by receiving a message from a colored process (the root by its Broadcast call) (§2.1 Integrity)",
-			CheckStep: bcastIntegrity},
+			CheckStep: bcastIntegrity, Reads: checker.ReadsStep},
 		{Name: BcastPayloadIsRoot, Kind: checker.Invariant,
 			Doc:   "every delivered value is the root's broadcast value (§2.1 Integrity)",
 			Check: bcastPayload},

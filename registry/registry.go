@@ -75,6 +75,7 @@ type Runner interface {
 	// Params are the flag values that rebuild this model (stored in traces).
 	Params() map[string]string
 	Properties() []PropInfo
+	// BFS runs checker.Search: breadth-first unless opt.Mode says otherwise.
 	BFS(opt checker.Options) *checker.Result
 	Walk(opt checker.WalkOptions) *checker.WalkResult
 	// Replay re-executes a trace; a *checker.ViolationError reports the
@@ -99,7 +100,7 @@ func (r *runner[S]) Name() string              { return r.m.Name() }
 func (r *runner[S]) Params() map[string]string { return r.params }
 func (r *runner[S]) Properties() []PropInfo    { return propInfos(r.m.Properties()) }
 func (r *runner[S]) BFS(opt checker.Options) *checker.Result {
-	res := checker.BFS(r.m, opt)
+	res := checker.Search(r.m, opt)
 	for _, tr := range res.Violations {
 		tr.Params = r.params
 	}

@@ -20,6 +20,7 @@ type Model struct {
 	sched    [][][]core.Input // Schedules, or one empty alternative
 	schedEnc [][][]byte       // canonical encoding of sched[k][p]
 	init     []*World
+	reads    checker.StepReads // what the transition properties read (independence.go)
 }
 
 var _ checker.Model[*World] = (*Model)(nil)
@@ -35,6 +36,7 @@ func New(cfg Config) (*Model, error) {
 	cfg.Wakeups = append([]uint64(nil), cfg.Wakeups...)
 	cfg.Params = maps.Clone(cfg.Params)
 	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules}
+	m.reads = stepReads(cfg.Properties)
 	for _, r := range cfg.Fail {
 		m.fail.Add(r)
 	}
