@@ -3,6 +3,7 @@ package props
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -32,30 +33,23 @@ func ERA(op era.Op) []checker.Property[*env.World] {
 			Check: termination},
 		{Name: Irrevocability, Kind: checker.Transition,
 			Doc:       "a process never decides or returns a second, different value for an agreement, and Result never changes once set (§2.1, Theorem 1)",
-			CheckStep: irrevocability},
+			CheckStep: irrevocability, Reads: checker.ReadsStep},
 		{Name: Agreement, Kind: checker.Transition,
 			Doc:       "no two live processes have decided differently for an agreement (§2.1 Agreement, Theorem 2: non-uniform); checked on every decision, the only steps that can break it",
-			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return newAgreement(next) }},
+			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return newAgreement(next) },
+			Reads:     checker.ReadsState},
 		{Name: UniformAgreement, Kind: checker.Invariant, ExpectFail: true,
 			Doc:   "no two processes, dead or alive, have decided differently (ERA is not uniform: §1.1 footnote 1; expected to fail)",
 			Check: func(w *env.World) error { return agreement(w, true) }},
 		{Name: Participation, Kind: checker.Transition,
 			Doc:       "a process that decides v for a has called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4); checked on every decision",
-			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return participation(next, op) }},
+			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return participation(next, op) },
+			Reads:     checker.ReadsStep},
 		{Name: Validity, Kind: checker.Transition,
 			Doc:       "a decided value is F over a set of contributions that includes every process alive at the decision",
-			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return validity(next, op) }},
+			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return validity(next, op) },
+			Reads:     checker.ReadsStep | checker.ReadsInputs | checker.ReadsFailures},
 	}
-}
-
-// decided returns the first value p decided for instance a, or nil.
-func decided(w *env.World, p core.Rank, a uint64) core.Value {
-	for _, r := range w.History(p) {
-		if r.Kind == core.EffDecide && r.Instance == a {
-			return r.Value
-		}
-	}
-	return nil
 }
 
 // contribution returns p's argument to Agreement(·, a), if p made that call.
@@ -68,7 +62,24 @@ func contribution(w *env.World, p core.Rank, a uint64) (core.Value, bool) {
 	return nil, false
 }
 
-func same(a, b core.Value) bool { return bytes.Equal(a.AppendBinary(nil), b.AppendBinary(nil)) }
+// same reports whether a and b have the same canonical encoding: by typed
+// equality for two era.Flag values (a Flag's encoding is its uvarint), else
+// by encoding both into pooled buffers.
+func same(a, b core.Value) bool {
+	if x, ok := a.(era.Flag); ok {
+		if y, ok := b.(era.Flag); ok {
+			return x == y
+		}
+	}
+	bufs := sameBufs.Get().(*[2][]byte)
+	bufs[0] = a.AppendBinary(bufs[0][:0])
+	bufs[1] = b.AppendBinary(bufs[1][:0])
+	eq := bytes.Equal(bufs[0], bufs[1])
+	sameBufs.Put(bufs)
+	return eq
+}
+
+var sameBufs = sync.Pool{New: func() any { return new([2][]byte) }}
 
 func termination(w *env.World) error {
 	for p := core.Rank(0); int(p) < w.N(); p++ {
@@ -108,14 +119,16 @@ func irrevocability(prev *env.World, _ checker.Action, next *env.World) error {
 			}
 		}
 	}
-	pn, ok1 := prev.Node(p).(*era.Node)
-	nn, ok2 := next.Node(p).(*era.Node)
-	if ok1 && ok2 {
-		for _, a := range pn.Agreements() {
-			if r := pn.Result(a); r != nil {
-				if s := nn.Result(a); s == nil || !same(r, s) {
-					return fmt.Errorf("%v's Result for a=%d changed from %v to %v", p, a, r, s)
-				}
+	// The process remains decided on its first decision: Result^a equals
+	// it after every step the process takes (Theorem 1). This also catches
+	// a Result set and lost within one step.
+	if nn, ok := next.Node(p).(*era.Node); ok {
+		for _, r := range next.History(p) {
+			if r.Kind != core.EffDecide {
+				continue
+			}
+			if s := nn.Result(r.Instance); s == nil || !same(r.Value, s) {
+				return fmt.Errorf("%v decided %v for a=%d but its Result is now %v", p, r.Value, r.Instance, s)
 			}
 		}
 	}
@@ -129,10 +142,15 @@ func verb(k core.EffectKind) string {
 	return "decided"
 }
 
-// newAgreement compares each decision made in the last step with the first
-// decision of every other live process. Crashes only remove processes from
-// the comparison, so a disagreement among live processes can first appear
-// only at a decision: checking decisions is checking the invariant.
+// newAgreement compares each decision made in the last step with every
+// decision of every other live process (a process's first one, unless it
+// decided twice, which irrevocability reports). Crashes only remove
+// processes from the comparison, so a disagreement among live processes can
+// first appear only at a decision: checking decisions is checking the
+// invariant Bad = "two live processes have decision records for one
+// agreement with different values". Exactly: the step fails ⇒ Bad(next),
+// and ¬Bad(prev) ∧ Bad(next) ⇒ the step fails (only the actor's records
+// are new), which is what checker.ReadsState asks.
 func newAgreement(w *env.World) error {
 	p := w.LastActor()
 	for _, e := range w.LastEffects() {
@@ -143,8 +161,10 @@ func newAgreement(w *env.World) error {
 			if q == p || w.Crashed(q) {
 				continue
 			}
-			if v := decided(w, q, e.Instance); v != nil && !same(v, e.Value) {
-				return fmt.Errorf("live processes %v and %v decided %v and %v for a=%d", q, p, v, e.Value, e.Instance)
+			for _, r := range w.History(q) {
+				if r.Kind == core.EffDecide && r.Instance == e.Instance && !same(r.Value, e.Value) {
+					return fmt.Errorf("live processes %v and %v decided %v and %v for a=%d", q, p, r.Value, e.Value, e.Instance)
+				}
 			}
 		}
 	}

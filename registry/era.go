@@ -125,9 +125,10 @@ func (f *eraFlags) own() map[string]string {
 
 func defineERA(fs *flag.FlagSet) Builder {
 	f := bindERA(fs, 4)
-	// The main job's default: N = 4 with any two processes crashing.
-	fs.Lookup("crashes").DefValue = "2"
-	_ = fs.Set("crashes", "2")
+	// The main job's default: N = 4 with any number of crashes (up to
+	// N-1: the paper assumes one process survives), at any step.
+	fs.Lookup("crashes").DefValue = "3"
+	_ = fs.Set("crashes", "3")
 	return func() (Runner, error) {
 		p, err := f.params()
 		if err != nil {
@@ -224,6 +225,8 @@ func eraMutants() []MutantInfo {
 		era.MutantUpNotRemembered:         "Recv(UP) literally as printed: Status tested before Result, non-child UP forgotten",
 		era.MutantRootIgnoresDown:         "Recv(DOWN) literally as printed: a root ignores its children's DOWN",
 		era.MutantMarkEldersSilently:      "Recv(RESULTREQUEST) literally as printed: elders marked dead without Part 4",
+		era.MutantGCDropsResult:           "§3 garbage collection also reclaims Result, which the paper says must be kept",
+		era.MutantUpOverwrites:            "Recv(UP) assigns Current ← v instead of F(Current, v)",
 	}
 	out := make([]MutantInfo, 0, len(era.Mutants))
 	for _, m := range era.Mutants {

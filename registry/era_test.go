@@ -78,6 +78,8 @@ var eraMutantBounds = []struct {
 	{string(era.MutantNoUpToNewParent), []string{"--n", "3", "--crashes", "2"}, "termination", 5},
 	{string(era.MutantUpNotRemembered), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
 	{string(era.MutantMarkEldersSilently), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
+	{string(era.MutantUpOverwrites), []string{"--n", "3", "--crashes", "2"}, "participation", 5},
+	{string(era.MutantGCDropsResult), []string{"--n", "3", "--crashes", "0", "--gc"}, "irrevocability", 5},
 	{string(era.MutantRootIgnoresDown), []string{"--n", "4", "--crashes", "2", "--values", "1"}, "termination", 16},
 	{string(era.MutantDownFromAnyone), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},
 	{string(era.MutantNoMarkElders), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},

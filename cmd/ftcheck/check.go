@@ -30,6 +30,14 @@ type checkSummary struct {
 	BytesPerState  float64                 `json:"bytes_per_state"`
 	CollisionProb  float64                 `json:"collision_probability"`
 	PropertiesUsed []string                `json:"properties"`
+	// POR: partial-order reduction was used (--por); Slept transitions were
+	// skipped (Transitions + Slept is the unreduced count on a complete
+	// run), Reexpanded states expanded again; PORNote says why --por had
+	// no effect.
+	POR        bool   `json:"por"`
+	Slept      int64  `json:"slept,omitempty"`
+	Reexpanded int64  `json:"reexpanded,omitempty"`
+	PORNote    string `json:"por_note,omitempty"`
 }
 
 // modelFlags parses "MODEL [flags]" with the model's own flags plus extra.
@@ -63,7 +71,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var workers, maxDepth int
 	var maxStates int64
 	var property, outDir string
-	var asJSON, quiet, mutants bool
+	var asJSON, quiet, mutants, por, dfs, symmetry, lassos, shrink bool
+	var maxMemoryMB int64
 	p, _, build, err := modelFlags("check", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&mutants, "mutants", false, "after the check, check every mutant at the same bounds and print which property catches it")
 		fs.IntVar(&workers, "workers", 0, "parallel workers (0: one per CPU); results do not depend on it")
@@ -73,6 +82,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		fs.StringVar(&outDir, "out", "out", "directory for counterexample traces")
 		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object")
 		fs.BoolVar(&quiet, "quiet", false, "no progress lines")
+		fs.BoolVar(&dfs, "dfs", false, "depth-first search: far less memory for the queue; counterexamples are not the shortest (see --shrink)")
+		fs.BoolVar(&symmetry, "symmetry", false, "symmetry reduction by the model's canonical representative (models that have one, e.g. twophase)")
+		fs.BoolVar(&lassos, "lassos", false, "with --dfs: report cycles of non-quiescent states (livelocks) as lassos")
+		fs.BoolVar(&shrink, "shrink", false, "shrink counterexamples by delta debugging (useful with --dfs)")
+		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false) when the Go heap reaches this many MiB (0: no bound)")
+		fs.BoolVar(&por, "por", false, "partial-order reduction (sleep sets): fewer transitions, the same states and verdicts; counterexamples may be longer than the shortest")
 	})
 	if err != nil {
 		return err
@@ -81,7 +96,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("check %s: %v", p.Name, err)
 	}
-	opt := checker.Options{Workers: workers, MaxDepth: maxDepth, MaxStates: maxStates, ProgressEvery: 2 * time.Second}
+	opt := checker.Options{Workers: workers, MaxDepth: maxDepth, MaxStates: maxStates, ProgressEvery: 2 * time.Second, POR: por,
+		Symmetry: symmetry, Lassos: lassos, Shrink: shrink, MaxMemory: maxMemoryMB << 20}
+	if dfs {
+		opt.Mode = checker.DepthFirst
+	}
 	if property != "" {
 		opt.Properties = strings.Split(property, ",")
 	}
@@ -101,10 +120,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("check %s: %w", p.Name, res.Err)
 	}
-	sum := checkSummary{Model: r.Name(), Mode: "bfs", States: res.States, Transitions: res.Transitions,
+	mode := "bfs"
+	if dfs {
+		mode = "dfs"
+	}
+	sum := checkSummary{Model: r.Name(), Mode: mode, States: res.States, Transitions: res.Transitions,
 		MaxDepth: res.Depth, Complete: res.Complete, Seconds: res.Seconds, Stop: string(res.Stop),
 		Workers: res.Workers, BytesPerState: res.BytesPerState(), CollisionProb: res.CollisionProb,
-		Violations: []registry.ViolationRef{}, PropertiesUsed: opt.Properties}
+		Violations: []registry.ViolationRef{}, PropertiesUsed: opt.Properties,
+		POR: res.POR, Slept: res.Slept, Reexpanded: res.Reexpanded, PORNote: res.PORNote}
 	if res.Seconds > 0 {
 		sum.GeneratedPerS = float64(res.Transitions) / res.Seconds
 	}
@@ -130,6 +154,12 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "\n%d distinct states, %d generated, depth %d, complete=%v (%s), %.2fs, %.0f generated/s, %d workers, %.1f bytes/state in the visited set\n",
 			res.States, res.Transitions, res.Depth, res.Complete, res.Stop, res.Seconds, sum.GeneratedPerS, res.Workers, sum.BytesPerState)
+		if res.POR {
+			fmt.Fprintf(stdout, "por: true: %d transitions skipped by sleep sets (%d generated without por on a complete run), %d states re-expanded\n",
+				res.Slept, res.Transitions+res.Slept, res.Reexpanded)
+		} else if por {
+			fmt.Fprintf(stdout, "por: false: %s\n", res.PORNote)
+		}
 		fmt.Fprintf(stdout, "fingerprint collision probability (optimistic estimate): %.3g\n", res.CollisionProb)
 		if len(res.Violations) == 0 {
 			fmt.Fprintf(stdout, "all checked properties hold%s\n", map[bool]string{true: "", false: " (within the bounds reached)"}[res.Complete])

@@ -32,7 +32,7 @@ func checkMutants(p *registry.Protocol, args []string, opt checker.Options, asJS
 		a := args[i]
 		switch {
 		case a == "--mutants" || a == "-mutants" || strings.HasPrefix(a, "--mutants=") ||
-			a == "--json" || a == "-json" || a == "--quiet" || a == "-quiet":
+			a == "--json" || a == "-json" || a == "--quiet" || a == "-quiet" || a == "--por" || a == "-por" || strings.HasPrefix(a, "--por="):
 		case a == "--mutant" || a == "-mutant" || a == "--out" || a == "-out" || a == "--workers" || a == "-workers" ||
 			a == "--max-states" || a == "--max-depth" || a == "--property" || a == "-property":
 			i++

@@ -26,6 +26,11 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON summary object")
 	outDir := fs.String("out", "out", "directory for counterexample traces")
 	if err := fs.Parse(args[1:]); err != nil {
+		if err == flag.ErrHelp {
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return usagef("simulate %s: flags listed above", p.Name)
+		}
 		return usagef("simulate %s: %v", p.Name, err)
 	}
 	if fs.NArg() > 0 {

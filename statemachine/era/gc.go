@@ -15,6 +15,15 @@ func (g *agreement) collect() {
 	g.requested = core.RankSet{}
 }
 
+// collect reclaims a's variables (see agreement.collect). Under
+// MutantGCDropsResult it reclaims Result too, which §3 forbids.
+func (n *Node) collect(g *agreement) {
+	g.collect()
+	if n.cfg.Mutant == MutantGCDropsResult {
+		g.result = nil
+	}
+}
+
 // collected reports whether a's variables were reclaimed by collect.
 func (n *Node) collected(g *agreement) bool {
 	return n.cfg.GC && g.called && g.result != nil

@@ -40,6 +40,15 @@ const (
 	// paper's pseudocode: ranks r < q are marked dead without running the
 	// rule of Part 4 for them (see recvResultRequest).
 	MutantMarkEldersSilently = mutant.Name("mark-elders-silently")
+	// MutantGCDropsResult makes the garbage collection of §3 reclaim
+	// Result too, which the paper forbids: "the result of the agreement
+	// itself ... can be requested by another participant long after the
+	// result was locally returned and must be kept" (Theorem 1).
+	MutantGCDropsResult = mutant.Name("gc-drops-result")
+	// MutantUpOverwrites makes Rule Recv(UP) assign Current ← v instead of
+	// Current ← F(Current, v): a parent forgets its own and its other
+	// children's contributions (Theorem 4, Participation).
+	MutantUpOverwrites = mutant.Name("up-overwrites")
 )
 
 // Mutants lists every mutant of this package.
@@ -54,4 +63,6 @@ var Mutants = []mutant.Name{
 	MutantUpNotRemembered,
 	MutantRootIgnoresDown,
 	MutantMarkEldersSilently,
+	MutantGCDropsResult,
+	MutantUpOverwrites,
 }

@@ -22,7 +22,7 @@ func (n *Node) agreementProc(v Value, a uint64, out []core.Effect) []core.Effect
 	if g.result != nil {
 		out = append(out, core.Return(a, g.result))
 		if n.cfg.GC {
-			g.collect()
+			n.collect(g)
 			return out
 		}
 	}
@@ -59,7 +59,7 @@ func (n *Node) decision(v Value, g *agreement, out []core.Effect) []core.Effect 
 	if g.called {
 		out = append(out, core.Return(g.a, v))
 		if n.cfg.GC {
-			g.collect()
+			n.collect(g)
 		}
 	}
 	return out

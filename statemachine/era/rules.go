@@ -44,7 +44,11 @@ func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 	case g.result != nil:
 		out = n.send(q, Down{A: m.A, V: g.result}, out)
 	case g.status == NotContributed || g.status == Gathering:
-		g.current = n.cfg.Op.Combine(g.current, m.V)
+		if n.cfg.Mutant == MutantUpOverwrites {
+			g.current = m.V
+		} else {
+			g.current = n.cfg.Op.Combine(g.current, m.V)
+		}
 		addTo(&g.contributed, q)
 		n.rememberUp(g, q)
 	default:
@@ -180,7 +184,7 @@ func (n *Node) spontaneous(out []core.Effect) []core.Effect {
 	}
 	for i := range n.ags {
 		if g := &n.ags[i]; n.collected(g) {
-			g.collect()
+			n.collect(g)
 		}
 	}
 	return out
