@@ -45,6 +45,8 @@ type eraFlags struct {
 	n, crashes, agreements, values int
 	topology, network, op, mut     string
 	lose, blocking, gc             bool
+	fail                           string
+	inputsSeed                     int64
 	fs                             *flag.FlagSet
 }
 
@@ -61,6 +63,8 @@ func bindERA(fs *flag.FlagSet, n int) *eraFlags {
 	fs.BoolVar(&f.lose, "lose-on-crash", false, "messages already sent by a process that then crashes may be lost")
 	fs.BoolVar(&f.blocking, "blocking", false, "a process makes its next Agreement call only after the previous one returned")
 	fs.BoolVar(&f.gc, "gc", false, "garbage-collect agreement state after return (§3)")
+	fs.StringVar(&f.fail, "fail", "", "ranks that must crash at some point, e.g. 0,4,16-31 (outside --crashes)")
+	fs.Int64Var(&f.inputsSeed, "inputs-seed", -1, "one input vector drawn from this seed instead of all of them (-1: all; simulate sets it to --seed)")
 	return f
 }
 
@@ -102,6 +106,13 @@ func (f *eraFlags) params() (ERAParams, error) {
 	if p.Agreements < 1 || p.Values < 1 {
 		return p, fmt.Errorf("--agreements and --values must be at least 1")
 	}
+	var err error
+	if p.Fail, err = parseRanks(f.fail, p.N); err != nil {
+		return p, err
+	}
+	if len(p.Fail)+p.Crashes >= p.N {
+		return p, fmt.Errorf("--fail and --crashes would crash every process; the paper assumes one survives")
+	}
 	if p.Mutant != mutant.None {
 		ok := false
 		for _, m := range era.Mutants {
@@ -117,7 +128,7 @@ func (f *eraFlags) params() (ERAParams, error) {
 // own lists the flag values of the model flags, for traces.
 func (f *eraFlags) own() map[string]string {
 	out := map[string]string{}
-	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "network", "op", "mutant", "lose-on-crash", "blocking", "gc"} {
+	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "network", "op", "mutant", "lose-on-crash", "blocking", "gc", "fail", "inputs-seed"} {
 		out[name] = f.fs.Lookup(name).Value.String()
 	}
 	return out
@@ -133,6 +144,15 @@ func defineERA(fs *flag.FlagSet) Builder {
 		p, err := f.params()
 		if err != nil {
 			return nil, err
+		}
+		if f.inputsSeed >= 0 {
+			// One input vector, as a simulation walk used: replay rebuilds
+			// exactly the model the walk ran on.
+			m, err := NewERAModel(p, [][][]core.Input{randomInputs(p, uint64(f.inputsSeed))})
+			if err != nil {
+				return nil, err
+			}
+			return Erase(m, "era", f.own()), nil
 		}
 		if p.N > 12 {
 			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate era for large N)", p.N)

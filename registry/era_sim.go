@@ -23,23 +23,19 @@ func simulateERA(fs *flag.FlagSet) SimBuilder {
 	_ = fs.Set("crashes", "0")
 	walks := fs.Int("walks", 100, "number of random walks")
 	seed := fs.Uint64("seed", 1, "seed: the same seed and flags give the same walks, byte for byte")
-	fail := fs.String("fail", "", "ranks that crash at a random point of every walk, e.g. 0,4,16-31 (outside --crashes)")
 	crashProb := fs.Float64("crash-prob", 0, "probability that a step is a crash while crashes are possible (0: 1/N)")
 	maxSteps := fs.Int("max-steps", 0, "steps per walk (0: 200·N·agreements)")
 	scenario := fs.String("scenario", "", "ulfm-bench: the paper's Figure 3 benchmark on the MPIX_Comm_agree layer")
 	return func(progress func(string)) (*SimReport, error) {
 		if *scenario != "" {
-			return simulateULFMBench(f, *scenario, *walks, *seed, *fail, progress)
+			return simulateULFMBench(f, *scenario, *walks, *seed, f.fail, progress)
 		}
+		// The walks' input vector is drawn from the seed; the flag goes
+		// into traces so that replay rebuilds the same model.
+		f.inputsSeed = int64(*seed & (1<<63 - 1))
 		p, err := f.params()
 		if err != nil {
 			return nil, err
-		}
-		if p.Fail, err = parseRanks(*fail, p.N); err != nil {
-			return nil, err
-		}
-		if len(p.Fail)+p.Crashes >= p.N {
-			return nil, fmt.Errorf("--fail and --crashes would crash every process; the paper assumes one survives")
 		}
 		p.CrashProb = *crashProb
 		if *walks < 1 {
@@ -49,7 +45,7 @@ func simulateERA(fs *flag.FlagSet) SimBuilder {
 		if ms <= 0 {
 			ms = 200 * p.N * p.Agreements
 		}
-		m, err := NewERAModel(p, []([][]core.Input){randomInputs(p, *seed)})
+		m, err := NewERAModel(p, []([][]core.Input){randomInputs(p, uint64(f.inputsSeed))})
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
 )
 
 // PropInfo describes one property for `ftcheck list`.
@@ -88,6 +89,9 @@ type Runner interface {
 // params are the flag values that rebuild m; Erase adds ModelParam.
 func Erase[S any](m checker.Model[S], protocol string, params map[string]string) Runner {
 	params[ModelParam] = protocol
+	if em, ok := any(m).(*env.Model); ok {
+		return &envRunner{runner[*env.World]{m: em, params: params}}
+	}
 	return &runner[S]{m: m, params: params}
 }
 

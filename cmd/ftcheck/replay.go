@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/msc"
 	"github.com/ftkernel/ftkernel/registry"
 )
 
@@ -15,6 +18,8 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON summary object")
+	html := fs.String("html", "", "write a self-contained HTML message sequence chart of the trace to this file")
+	shrink := fs.Bool("shrink", false, "shrink the trace by delta debugging (keeping its violation) and save it as FILE.shrunk.json")
 	// Accept flags before or after the file name.
 	var file string
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
@@ -41,6 +46,43 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	r, err := p.BuildParams(tr.Params)
 	if err != nil {
 		return usagef("replay %s: cannot rebuild the model: %v", file, err)
+	}
+	if *shrink {
+		if tr.Violation == nil {
+			return usagef("replay --shrink: the trace records no violation to keep")
+		}
+		before := len(tr.Steps)
+		if st := r.Shrink(tr); st != nil {
+			tr = st
+		}
+		out := strings.TrimSuffix(file, ".json") + ".shrunk.json"
+		if err := tr.WriteFile(out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "shrunk from %d to %d steps (no single step can be removed); saved to %s\n", before, len(tr.Steps), out)
+	}
+	if *html != "" {
+		ch, ok := r.(registry.Charter)
+		if !ok {
+			return usagef("replay --html: model %s has no message sequence chart", name)
+		}
+		c, err := ch.Chart(tr)
+		if err != nil {
+			return fmt.Errorf("replay --html: %w", err)
+		}
+		f, err := os.Create(*html)
+		if err != nil {
+			return err
+		}
+		if err := msc.WriteHTML(f, c); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		arrows, _ := c.Messages()
+		fmt.Fprintf(stdout, "message sequence chart written to %s (%d processes, %d steps, %d message arrows)\n", *html, c.Processes, len(c.Steps), arrows)
 	}
 	rerr := r.Replay(tr)
 	var ve *checker.ViolationError
