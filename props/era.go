@@ -104,6 +104,24 @@ func termination(w *env.World) error {
 }
 
 func irrevocability(prev *env.World, _ checker.Action, next *env.World) error {
+	if err := HistoryIrrevocable(prev, next); err != nil {
+		return err
+	}
+	p := next.LastActor()
+	if p == core.NoRank || !p.Valid(next.N()) {
+		return nil
+	}
+	if nn, ok := next.Node(p).(*era.Node); ok {
+		return ResultKept(next, p, nn)
+	}
+	return nil
+}
+
+// HistoryIrrevocable reports a decision or return made in the last step
+// that differs from an earlier decision or return of the same process for
+// the same agreement (§2.1, Theorem 1). prev and next are the worlds before
+// and after the step.
+func HistoryIrrevocable(prev, next *env.World) error {
 	p := next.LastActor()
 	if p == core.NoRank || !p.Valid(next.N()) {
 		return nil
@@ -119,17 +137,20 @@ func irrevocability(prev *env.World, _ checker.Action, next *env.World) error {
 			}
 		}
 	}
-	// The process remains decided on its first decision: Result^a equals
-	// it after every step the process takes (Theorem 1). This also catches
-	// a Result set and lost within one step.
-	if nn, ok := next.Node(p).(*era.Node); ok {
-		for _, r := range next.History(p) {
-			if r.Kind != core.EffDecide {
-				continue
-			}
-			if s := nn.Result(r.Instance); s == nil || !same(r.Value, s) {
-				return fmt.Errorf("%v decided %v for a=%d but its Result is now %v", p, r.Value, r.Instance, s)
-			}
+	return nil
+}
+
+// ResultKept reports when node n, process p's ERA state in w, no longer
+// holds as Result^a the value p first decided for a: a process remains
+// decided on its decision (Theorem 1). It also catches a Result set and
+// lost within one step.
+func ResultKept(w *env.World, p core.Rank, n *era.Node) error {
+	for _, r := range w.History(p) {
+		if r.Kind != core.EffDecide {
+			continue
+		}
+		if s := n.Result(r.Instance); s == nil || !same(r.Value, s) {
+			return fmt.Errorf("%v decided %v for a=%d but its Result is now %v", p, r.Value, r.Instance, s)
 		}
 	}
 	return nil

@@ -132,41 +132,17 @@ func ulfmTermination(w *env.World) error {
 }
 
 func ulfmIrrevocability(prev *env.World, _ checker.Action, next *env.World) error {
+	if err := props.HistoryIrrevocable(prev, next); err != nil {
+		return err
+	}
 	p := next.LastActor()
 	if p == core.NoRank || !p.Valid(next.N()) {
 		return nil
 	}
-	old := prev.History(p)
-	for _, e := range next.LastEffects() {
-		if e.Kind != core.EffDecide && e.Kind != core.EffReturn {
-			continue
-		}
-		for _, r := range old {
-			if r.Kind == e.Kind && r.Instance == e.Instance && !sameValue(r.Value, e.Value) {
-				return fmt.Errorf("%v had %s %v for a=%d and now %s %v", p, verb(r.Kind), r.Value, e.Instance, verb(e.Kind), e.Value)
-			}
-		}
-	}
-	pa, na := appOf(prev, p), appOf(next, p)
-	if pa == nil || na == nil {
-		return nil
-	}
-	pn, nn := pa.Node(), na.Node()
-	for _, a := range pn.Agreements() {
-		if r := pn.Result(a); r != nil {
-			if s := nn.Result(a); s == nil || !sameValue(r, s) {
-				return fmt.Errorf("%v's Result for a=%d changed from %v to %v", p, a, r, s)
-			}
-		}
+	if na := appOf(next, p); na != nil {
+		return props.ResultKept(next, p, na.Node())
 	}
 	return nil
-}
-
-func verb(k core.EffectKind) string {
-	if k == core.EffReturn {
-		return "returned"
-	}
-	return "decided"
 }
 
 // decidedBy returns the value p decided for a, or nil.
