@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -101,6 +104,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if dfs {
 		opt.Mode = checker.DepthFirst
 	}
+	// Ctrl-C or SIGTERM stops the search gracefully: it reports
+	// complete=false with everything found so far.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opt.Context = ctx
 	if property != "" {
 		opt.Properties = strings.Split(property, ",")
 	}
@@ -114,6 +122,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "ftcheck check %s: %s\n", p.Name, r.Name())
 	}
 	res := r.BFS(opt)
+	if res.Err != nil && ctx.Err() != nil {
+		res.Err = nil // interrupted: report what was found
+		fmt.Fprintln(stderr, "ftcheck: interrupted; reporting the search so far")
+	}
 	if res.Err != nil {
 		if strings.Contains(res.Err.Error(), "unknown property") {
 			return usagef("check %s: %v", p.Name, res.Err)
