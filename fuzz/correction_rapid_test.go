@@ -6,8 +6,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ftkernel/ftkernel/checker"
-	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/statemachine/correction"
 )
@@ -65,81 +63,6 @@ func TestCorrectionRapid(t *testing.T) {
 			rt.Fatal(err)
 		}
 		rt.Logf("env: %v (%s)", c, m.Name())
-		var inv, quiet, trans []checker.Property[*env.World]
-		for _, p := range m.Properties() {
-			switch {
-			case p.ExpectFail:
-			case p.Kind == checker.Invariant:
-				inv = append(inv, p)
-			case p.Kind == checker.Quiescence:
-				quiet = append(quiet, p)
-			case p.Kind == checker.Transition:
-				trans = append(trans, p)
-			}
-		}
-		s := m.Init()[0]
-		tr := &checker.Trace{Model: m.Name(), Params: m.Params()}
-		fail := func(rt *rapid.T, p checker.Property[*env.World], err error) {
-			tr.Violation = &checker.Violation{Property: p.Name, Kind: p.Kind.String(), Message: err.Error(), Steps: len(tr.Steps)}
-			rt.Fatalf("correction property violated (%v):\n%s", c, tr)
-		}
-		var buf []checker.Action
-		take := func(kind uint8) func(*rapid.T) {
-			return func(rt *rapid.T) {
-				var acts []checker.Action
-				buf = m.Actions(s, buf[:0])
-				for _, a := range buf {
-					if a.Kind == kind {
-						acts = append(acts, a)
-					}
-				}
-				if len(acts) == 0 {
-					rt.Skip("no " + env.KindName(kind) + " enabled")
-				}
-				a := acts[rapid.IntRange(0, len(acts)-1).Draw(rt, "which")]
-				text := m.Describe(s, a)
-				next, err := m.Apply(s, a)
-				if err != nil {
-					rt.Fatalf("model bug: Apply of an enabled action %s: %v", text, err)
-				}
-				tr.Steps = append(tr.Steps, checker.Step{Action: a, Text: text})
-				rt.Logf("%3d. %s", len(tr.Steps), text)
-				prev := s
-				s = next
-				for _, p := range trans {
-					if err := p.CheckStep(prev, a, next); err != nil {
-						fail(rt, p, err)
-					}
-				}
-			}
-		}
-		rt.Repeat(map[string]func(*rapid.T){
-			"deliver": take(env.Deliver),
-			"lose":    take(env.Lose),
-			"crash":   take(env.Crash),
-			"detect":  take(env.Detect),
-			"call":    take(env.Call),
-			"fire":    take(env.Fire),
-			"clock":   take(env.Clock),
-			"stutter": func(rt *rapid.T) {
-				if !m.Quiescent(s) {
-					rt.Skip("not quiescent")
-				}
-			},
-			"": func(rt *rapid.T) {
-				for _, p := range inv {
-					if err := p.Check(s); err != nil {
-						fail(rt, p, err)
-					}
-				}
-				if m.Quiescent(s) {
-					for _, p := range quiet {
-						if err := p.Check(s); err != nil {
-							fail(rt, p, fmt.Errorf("%w (quiescent after %d steps)", err, len(tr.Steps)))
-						}
-					}
-				}
-			},
-		})
+		runEnvRapid(rt, m, 0, fmt.Sprintf("correction (%v)", c))
 	})
 }
