@@ -63,9 +63,9 @@ func first(v []*checker.Trace) string {
 
 // eraMutantBounds are the smallest bounds found at which breadth-first
 // search catches each mutant, the property it breaks and the length of the
-// shortest counterexample. no-grandchildren needs a new root whose new child
-// has children of its own, which the binary tree first has at N = 7: out of
-// exhaustive reach, so random walks catch it (TestERANoGrandchildrenByWalks).
+// shortest counterexample. no-grandchildren survives exhaustive search at
+// N = 4 (up to 3 crashes) and N = 5 (1 crash); random walks at N = 7 catch
+// it (TestERANoGrandchildrenByWalks).
 var eraMutantBounds = []struct {
 	mutant   string
 	args     []string
