@@ -63,9 +63,10 @@ func first(v []*checker.Trace) string {
 
 // eraMutantBounds are the smallest bounds found at which breadth-first
 // search catches each mutant, the property it breaks and the length of the
-// shortest counterexample. no-grandchildren survives exhaustive search at
-// N = 4 (up to 3 crashes) and N = 5 (1 crash); random walks at N = 7 catch
-// it (TestERANoGrandchildrenByWalks).
+// shortest counterexample. no-grandchildren survives breadth-first search
+// at N = 4 (up to 3 crashes) and N = 5 (1 crash); depth-first search at
+// N = 5 with 2 crashes catches it (TestERANoGrandchildrenByDFS), and so do
+// random walks at N = 7 (TestERANoGrandchildrenByWalks).
 var eraMutantBounds = []struct {
 	mutant   string
 	args     []string
@@ -129,6 +130,27 @@ func TestERAMutantsCaught(t *testing.T) {
 			t.Errorf("mutant %s has no test", m)
 		}
 	}
+}
+
+// TestERANoGrandchildrenByDFS: N = 5 with 2 crashes is beyond breadth-first
+// search's memory here, but depth-first search finds the run in which a new
+// root waits forever for a grandchild whose parent died (Part 4's second
+// rule is what would ask it).
+func TestERANoGrandchildrenByDFS(t *testing.T) {
+	r := build(t, "era", "--n", "5", "--crashes", "2", "--mutant", string(era.MutantNoGrandchildren))
+	res := r.BFS(checker.Options{Mode: checker.DepthFirst})
+	if len(res.Violations) == 0 {
+		t.Fatalf("no-grandchildren survived %d states", res.States)
+	}
+	tr := res.Violations[0]
+	if tr.Violation.Property != "termination" {
+		t.Fatalf("caught by %s, want termination:\n%s", tr.Violation.Property, tr)
+	}
+	var ve *checker.ViolationError
+	if err := r.Replay(tr); !errors.As(err, &ve) {
+		t.Fatalf("replay: %v", err)
+	}
+	t.Logf("caught by termination after %d steps (%d states)", len(tr.Steps), res.States)
 }
 
 // TestERANoGrandchildrenByWalks: without Part 4's second rule, seeded random
