@@ -290,7 +290,7 @@ func (x *search[S]) expand(expand bool) {
 }
 
 func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks int, expand bool) {
-	m, ps, f := x.m, x.ps, x.frontier
+	m, f := x.m, x.frontier
 	ctx := x.opt.Context
 	for {
 		c := int(next.Add(1) - 1)
@@ -308,22 +308,7 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 		var gen int64
 		for i := lo; i < hi; i++ {
 			s := f[i]
-			for _, p := range ps.inv {
-				if !x.violated[p] {
-					if err := ps.all[p].Check(s); err != nil {
-						w.record(p, i, -1, err)
-					}
-				}
-			}
-			if len(ps.quiet) > 0 && m.Quiescent(s) {
-				for _, p := range ps.quiet {
-					if !x.violated[p] {
-						if err := ps.all[p].Check(s); err != nil {
-							w.record(p, i, -1, err)
-						}
-					}
-				}
-			}
+			x.checkState(w, i, s)
 			w.acts = m.Actions(s, w.acts[:0])
 			if !expand {
 				w.open = w.open || len(w.acts) > 0
@@ -343,13 +328,7 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 					w.applyErr(i, ai, err)
 					continue
 				}
-				for _, p := range ps.trans {
-					if !x.violated[p] {
-						if err := ps.all[p].CheckStep(s, a, ns); err != nil {
-							w.record(p, i, ai, err)
-						}
-					}
-				}
+				x.checkStep(w, i, ai, s, a, ns)
 				fp := x.fingerprint(&w.buf, ns)
 				if fp == pfp {
 					continue
@@ -388,6 +367,42 @@ func (x *search[S]) filter(w *bfsWorker[S]) {
 
 // record keeps the first violation of property p met by this worker: chunks
 // are taken in ascending order, so it is the worker's smallest position.
+// checkState checks the invariants on s, the frontier's state at pos, and
+// the quiescence properties when s is quiescent, recording each violation
+// of a property not yet violated. BFS and its sleep-set variant share it.
+func (x *search[S]) checkState(w *bfsWorker[S], pos int, s S) {
+	ps := x.ps
+	for _, p := range ps.inv {
+		if !x.violated[p] {
+			if err := ps.all[p].Check(s); err != nil {
+				w.record(p, pos, -1, err)
+			}
+		}
+	}
+	if len(ps.quiet) > 0 && x.m.Quiescent(s) {
+		for _, p := range ps.quiet {
+			if !x.violated[p] {
+				if err := ps.all[p].Check(s); err != nil {
+					w.record(p, pos, -1, err)
+				}
+			}
+		}
+	}
+}
+
+// checkStep checks the transition properties on (s, a, ns), where a is
+// the act-th action of the frontier's state at pos.
+func (x *search[S]) checkStep(w *bfsWorker[S], pos, act int, s S, a Action, ns S) {
+	ps := x.ps
+	for _, p := range ps.trans {
+		if !x.violated[p] {
+			if err := ps.all[p].CheckStep(s, a, ns); err != nil {
+				w.record(p, pos, act, err)
+			}
+		}
+	}
+}
+
 func (w *bfsWorker[S]) record(p, pos, act int, err error) {
 	if w.viol == nil {
 		w.viol = make(map[int]vrec)

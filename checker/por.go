@@ -174,7 +174,7 @@ func (x *search[S]) expandPOR(expand bool) {
 }
 
 func (x *search[S]) expandChunksPOR(w *bfsWorker[S], pw *porWorker[S], next *atomic.Int64, nChunks int, expand bool) {
-	m, ps, f, por := x.m, x.ps, x.frontier, x.por
+	m, f, por := x.m, x.frontier, x.por
 	ctx := x.opt.Context
 	for {
 		c := int(next.Add(1) - 1)
@@ -193,22 +193,7 @@ func (x *search[S]) expandChunksPOR(w *bfsWorker[S], pw *porWorker[S], next *ato
 		for i := lo; i < hi; i++ {
 			s, sleep, todo := f[i], por.fsleep[i], por.ftodo[i]
 			if !por.fold[i] {
-				for _, p := range ps.inv {
-					if !x.violated[p] {
-						if err := ps.all[p].Check(s); err != nil {
-							w.record(p, i, -1, err)
-						}
-					}
-				}
-				if len(ps.quiet) > 0 && m.Quiescent(s) {
-					for _, p := range ps.quiet {
-						if !x.violated[p] {
-							if err := ps.all[p].Check(s); err != nil {
-								w.record(p, i, -1, err)
-							}
-						}
-					}
-				}
+				x.checkState(w, i, s)
 			}
 			w.acts = m.Actions(s, w.acts[:0])
 			pw.take = pw.take[:0]
@@ -240,13 +225,7 @@ func (x *search[S]) expandChunksPOR(w *bfsWorker[S], pw *porWorker[S], next *ato
 					w.applyErr(i, ai, err)
 					continue
 				}
-				for _, p := range ps.trans {
-					if !x.violated[p] {
-						if err := ps.all[p].CheckStep(s, a, ns); err != nil {
-							w.record(p, i, ai, err)
-						}
-					}
-				}
+				x.checkStep(w, i, ai, s, a, ns)
 				// The successor's sleep set: the actions of s's sleep set
 				// and those taken before a, independent of a in s.
 				pw.tmp = pw.tmp[:0]
