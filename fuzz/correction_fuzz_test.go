@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -28,18 +26,10 @@ import (
 const fuzzCorrectionMutantEnv = "FTKERNEL_FUZZ_CORRECTION_MUTANT"
 
 // correctionMutantFromEnv reads a correction mutant name from the
-// environment variable name: empty is the correct protocol; an unknown
-// name fails the test.
+// environment variable name.
 func correctionMutantFromEnv(t testing.TB, name string) mutant.Name {
 	t.Helper()
-	v := mutant.Name(strings.TrimSpace(os.Getenv(name)))
-	if v != mutant.None && !slices.Contains(correction.Mutants, v) {
-		t.Fatalf("%s=%q: unknown correction mutant (one of %v)", name, v, correction.Mutants)
-	}
-	if v != mutant.None {
-		t.Logf("running correction mutant %s (%s)", v, name)
-	}
-	return v
+	return knownMutantFromEnv(t, name, "correction", correction.Mutants)
 }
 
 // correctionConfig is one small Corrected Tree environment: root 0

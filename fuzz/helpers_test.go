@@ -17,17 +17,23 @@ import (
 	"github.com/ftkernel/ftkernel/statemachine/era"
 )
 
-// mutantFromEnv reads a mutant name from the environment variable name:
-// empty is the correct ERA; an unknown name fails the test, so a typo
-// cannot silently test the correct protocol.
+// mutantFromEnv reads an ERA mutant name from the environment variable name.
 func mutantFromEnv(t testing.TB, name string) mutant.Name {
 	t.Helper()
+	return knownMutantFromEnv(t, name, "ERA", era.Mutants)
+}
+
+// knownMutantFromEnv reads a mutant name of protocol what from the
+// environment variable name: empty is the correct protocol; a name not in
+// known fails the test, so a typo cannot silently test the correct protocol.
+func knownMutantFromEnv(t testing.TB, name, what string, known []mutant.Name) mutant.Name {
+	t.Helper()
 	v := mutant.Name(strings.TrimSpace(os.Getenv(name)))
-	if v != mutant.None && !slices.Contains(era.Mutants, v) {
-		t.Fatalf("%s=%q: unknown ERA mutant (one of %v)", name, v, era.Mutants)
+	if v != mutant.None && !slices.Contains(known, v) {
+		t.Fatalf("%s=%q: unknown %s mutant (one of %v)", name, v, what, known)
 	}
 	if v != mutant.None {
-		t.Logf("running ERA mutant %s (%s)", v, name)
+		t.Logf("running %s mutant %s (%s)", what, v, name)
 	}
 	return v
 }
