@@ -24,8 +24,9 @@ const (
 // correction.Broadcast once:
 //
 //   - integrity (transition): a process is colored (delivers) only in a step
-//     that receives a message from a process that is colored, or, for the
-//     root, by its Broadcast call;
+//     that receives a message, or, for the root, by its Broadcast call, and
+//     a process sends only while colored (so every message comes from a
+//     colored process);
 //   - payload (invariant): every delivered value is the root's;
 //   - no-duplicates (invariant): at most one delivery per process;
 //   - non-faulty-liveness (quiescence): at quiescence every live process is
@@ -73,14 +74,28 @@ func rootValue(w *env.World) (correction.Value, bool) {
 	return 0, false
 }
 
-func bcastIntegrity(prev *env.World, a checker.Action, next *env.World) error {
+// bcastIntegrity checks §2.1 Integrity on the acting process's own step:
+// a step that colors p (delivers) must be the delivery of a message (or, at
+// the root, its Broadcast call), and a step in which p sends must leave p
+// colored. Together: every message was sent by a colored process, and a
+// process is colored only by receiving one. It reads only the action, the
+// actor's state after the step and the step's effects (checker.ReadsStep),
+// never the sender's state at delivery time: a sender colored when it sent
+// is what §2.1 asks, and coloring is never undone.
+func bcastIntegrity(_ *env.World, a checker.Action, next *env.World) error {
 	p := next.LastActor()
 	if p == core.NoRank {
 		return nil
 	}
-	delivered := false
+	delivered, sent := false, false
 	for _, e := range next.LastEffects() {
 		delivered = delivered || e.Kind == core.EffDeliver
+		sent = sent || e.Kind == core.EffSend
+	}
+	if sent {
+		if n := bcastNode(next, p); n == nil || !n.Colored() {
+			return fmt.Errorf("%v sent a message while uncolored", p)
+		}
 	}
 	if !delivered {
 		return nil
@@ -92,10 +107,6 @@ func bcastIntegrity(prev *env.World, a checker.Action, next *env.World) error {
 		}
 		return nil
 	case env.Deliver:
-		q := core.Rank(a.Q)
-		if n := bcastNode(prev, q); n == nil || !n.Colored() {
-			return fmt.Errorf("%v was colored by a message from %v, which is not colored", p, q)
-		}
 		return nil
 	}
 	return fmt.Errorf("%v was colored by a %s action, not by a message", p, env.KindName(a.Kind))
