@@ -63,9 +63,6 @@ func DFS[S any](m Model[S], opt Options) *Result {
 	}
 	x.ps = ps
 	x.violated = make([]bool, len(ps.all))
-	if opt.POR {
-		x.res.PORNote = "partial-order reduction is implemented in BFS only"
-	}
 	if opt.Progress != nil {
 		done := make(chan struct{})
 		exited := make(chan struct{})
@@ -76,8 +73,8 @@ func DFS[S any](m Model[S], opt Options) *Result {
 			opt.Progress(x.stats())
 		}()
 	}
-	d := &dfs[S]{search: x}
-	if opt.Lassos {
+	d := &dfs[S]{search: x, lassos: opt.Lassos, pers: setupPersistent(x)}
+	if opt.Lassos || d.pers != nil {
 		d.onStack = make(map[uint64]int32)
 	}
 	return d.run()
@@ -85,11 +82,13 @@ func DFS[S any](m Model[S], opt Options) *Result {
 
 // frame is a state on the DFS stack and its action iterator.
 type frame[S any] struct {
-	s      S
-	fp     uint64
-	lo, hi int32 // its enabled actions are dfs.acts[lo:hi]
-	next   int32 // index (from lo) of the next action to take
-	quiet  int32 // quiescent frames from the bottom of the stack to this one
+	s       S
+	fp      uint64
+	lo, hi  int32 // the actions to take are dfs.acts[lo:hi]
+	end     int32 // its enabled actions are dfs.acts[lo:end]; hi < end under POR
+	next    int32 // index (from lo) of the next action to take
+	quiet   int32 // quiescent frames from the bottom of the stack to this one
+	proviso bool  // POR: a reduced action led back to the stack: expand fully
 }
 
 // aside is a quiescent state set aside by Lassos, with its path.
@@ -105,7 +104,12 @@ type dfs[S any] struct {
 	stack    []frame[S]
 	acts     []Action
 	buf      []byte
-	onStack  map[uint64]int32 // Lassos: key → stack index
+	onStack  map[uint64]int32 // Lassos or POR: key → stack index
+	lassos   bool             // Options.Lassos
+	pers     Persistent[S]    // Options.POR in effect
+	tmp      []Action         // POR: scratch for persistent sets
+	rest     []Action         // POR: scratch for the actions left out
+	pruned   int64            // POR: enabled actions not taken
 	asides   []aside[S]       // Lassos: quiescent states to expand later
 	prefix   []Action         // path from init to the bottom frame
 	init     int              // Init() index of the current tree
@@ -149,6 +153,7 @@ func (d *dfs[S]) run() *Result {
 	x.generated.Add(d.gen)
 	d.gen = 0
 	x.res.Depth = d.maxDepth
+	x.res.Slept = d.pruned
 	switch {
 	case d.stop != "":
 		return x.finish(d.stop, d.err)
@@ -219,7 +224,7 @@ func (d *dfs[S]) visit(s S, fp uint64, root bool) {
 		d.acts = d.acts[:lo]
 		return
 	}
-	if q && !root && d.onStack != nil {
+	if q && !root && d.lassos {
 		d.asides = append(d.asides, aside[S]{s: s, fp: fp, init: d.init, path: d.path()})
 		return
 	}
@@ -231,21 +236,56 @@ func (d *dfs[S]) actsLen() int {
 	if len(d.stack) == 0 {
 		return 0
 	}
-	return int(d.stack[len(d.stack)-1].hi)
+	return int(d.stack[len(d.stack)-1].end)
 }
 
 // push makes s the top of the stack.
 func (d *dfs[S]) push(s S, fp uint64, quiet int32) {
 	lo := d.actsLen()
 	d.acts = d.m.Actions(s, d.acts[:lo])
+	hi := len(d.acts)
+	if d.pers != nil {
+		hi = d.reduce(s, lo)
+	}
 	if len(d.stack) > 0 {
 		quiet += d.stack[len(d.stack)-1].quiet
 	}
 	if d.onStack != nil {
 		d.onStack[fp] = int32(len(d.stack))
 	}
-	d.stack = append(d.stack, frame[S]{s: s, fp: fp, lo: int32(lo), hi: int32(len(d.acts)), quiet: quiet})
+	d.stack = append(d.stack, frame[S]{s: s, fp: fp, lo: int32(lo), hi: int32(hi), end: int32(len(d.acts)), quiet: quiet})
 	d.queue.Store(int64(len(d.stack)))
+}
+
+// reduce narrows the actions of a state about to be pushed, d.acts[lo:], to
+// the model's persistent set, moved to the front (each part keeps its
+// order), and returns the end of the set in d.acts.
+func (d *dfs[S]) reduce(s S, lo int) int {
+	all := d.acts[lo:]
+	d.tmp = d.pers.Persistent(s, all, d.tmp[:0])
+	if len(d.tmp) == 0 || len(d.tmp) >= len(all) {
+		return len(d.acts)
+	}
+	d.rest = d.rest[:0]
+	j := 0
+	for _, a := range all {
+		if j < len(d.tmp) && a == d.tmp[j] {
+			j++
+		} else {
+			d.rest = append(d.rest, a)
+		}
+	}
+	if j != len(d.tmp) {
+		if d.stop == "" {
+			d.stop = StopError
+			d.err = fmt.Errorf("checker: model bug: Persistent returned %v, not a subsequence of the enabled actions %v", d.tmp, all)
+		}
+		return len(d.acts)
+	}
+	copy(all, d.tmp)
+	copy(all[len(d.tmp):], d.rest)
+	d.pruned += int64(len(d.rest))
+	return lo + len(d.tmp)
 }
 
 // loop runs the search until the stack is empty or it must stop.
@@ -255,6 +295,12 @@ func (d *dfs[S]) loop() {
 	for len(d.stack) > 0 && d.stop == "" {
 		top := &d.stack[len(d.stack)-1]
 		if top.next == top.hi-top.lo {
+			if top.hi < top.end && top.proviso {
+				d.res.Reexpanded++
+				d.pruned -= int64(top.end - top.hi)
+				top.hi = top.end
+				continue
+			}
 			if d.onStack != nil {
 				delete(d.onStack, top.fp)
 			}
@@ -298,13 +344,21 @@ func (d *dfs[S]) loop() {
 		}
 		fp := x.fingerprint(&d.buf, ns)
 		if fp == tfp {
+			if top.hi < top.end {
+				top.proviso = true // a cycle of one reduced step
+			}
 			continue // stuttering: visited, and not a cycle
 		}
 		if d.admit(fp) {
 			d.visit(ns, fp, false)
 			continue
 		}
-		if d.onStack != nil && !d.lasso {
+		if top.hi < top.end && !top.proviso {
+			if _, ok := d.onStack[fp]; ok {
+				top.proviso = true
+			}
+		}
+		if d.lassos && !d.lasso {
 			if j, ok := d.onStack[fp]; ok {
 				d.closeLoop(int(j))
 			}

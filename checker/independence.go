@@ -94,8 +94,7 @@ const (
 	ReadsAnything StepReads = 0
 	// ReadsStep: the verdict depends only on what the model's Independence
 	// documents as a step's footprint (for checker/env: the action, the
-	// acting process's own state before and after, the step's effects, and
-	// for a delivery the sender's state).
+	// acting process's own state before and after, and the step's effects).
 	ReadsStep StepReads = 1 << 0
 	// ReadsInputs, with ReadsStep: also the inputs every process has
 	// consumed so far (for checker/env: the calls made by every process).

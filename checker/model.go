@@ -88,4 +88,12 @@ type Property[S any] struct {
 	// zero value (ReadsAnything) turns the reduction off for a run that
 	// checks the property.
 	Reads StepReads
+	// Stable declares, for an Invariant or a ReadsState Transition
+	// property, that a violation persists: if it is violated in a state, it
+	// is violated after every progress action of the model's persistent
+	// sets (Persistent; for checker/env every action but a Crash). Facts
+	// recorded in a history that only grows are stable. The persistent-set
+	// reduction of DFS (Options.POR) is refused for a run that checks a
+	// property not marked Stable.
+	Stable bool
 }

@@ -35,14 +35,18 @@ type Options struct {
 	// BFS allocates it): the search stops with StopMaxMemory, Complete
 	// false, and reports what it found so far.
 	MaxMemory int64
-	// POR turns on partial-order reduction in BFS: sleep sets with state
+	// POR turns on partial-order reduction. In BFS: sleep sets with state
 	// caching (see independence.go), which skip transitions that are
-	// equivalent to checked ones while keeping every reachable state. It
+	// equivalent to checked ones while keeping every reachable state; it
 	// needs a model that implements Independence and selected transition
-	// properties that all declare what they read (Property.Reads); otherwise,
-	// under Symmetry, and in DFS, it has no effect and Result.PORNote says
-	// why. Verdicts do not change; Transitions, Depth and counterexamples
-	// (which may be longer than the shortest) may.
+	// properties that all declare what they read (Property.Reads). In DFS:
+	// persistent sets with the stack proviso (see persistent.go), which also
+	// skip states; it needs a model that implements Persistent, transition
+	// properties that declare what they read, and invariants (and
+	// ReadsState transition properties) marked Stable. Otherwise, and under
+	// Symmetry (and Lassos in DFS), it has no effect and Result.PORNote says
+	// why. Verdicts do not change; States (DFS), Transitions, Depth and
+	// counterexamples (which may be longer than the shortest) may.
 	POR bool
 	// Workers is the number of goroutines expanding states; 0 means
 	// runtime.NumCPU(). Results do not depend on it.
@@ -128,12 +132,14 @@ type Result struct {
 	// model and properties that allow it); PORNote says why not otherwise.
 	POR     bool
 	PORNote string
-	// Slept counts, under POR, the enabled transitions never taken because
-	// they were in their state's sleep set: on a complete search,
-	// Transitions + Slept is the unreduced search's Transitions.
+	// Slept counts, under POR, the enabled transitions never taken: in BFS
+	// because they were in their state's sleep set (on a complete search,
+	// Transitions + Slept is the unreduced search's Transitions), in DFS
+	// because they were outside their state's persistent set.
 	Slept int64
 	// Reexpanded counts, under POR, the expansions of states already
-	// visited that were reached again with a smaller sleep set.
+	// visited that were reached again with a smaller sleep set (BFS), or
+	// the states that the stack proviso expanded fully (DFS).
 	Reexpanded int64
 	// HeapBytes is the largest Go heap sampled during the search when
 	// Options.MaxMemory is set (0 otherwise).

@@ -37,10 +37,13 @@ func ERA(op era.Op) []checker.Property[*env.World] {
 		{Name: Agreement, Kind: checker.Transition,
 			Doc:       "no two live processes have decided differently for an agreement (§2.1 Agreement, Theorem 2: non-uniform); checked on every decision, the only steps that can break it",
 			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return newAgreement(next) },
-			Reads:     checker.ReadsState},
+			Reads:     checker.ReadsState,
+			// Stable: decisions are kept in histories, and only a crash
+			// makes a live process dead.
+			Stable: true},
 		{Name: UniformAgreement, Kind: checker.Invariant, ExpectFail: true,
 			Doc:   "no two processes, dead or alive, have decided differently (ERA is not uniform: §1.1 footnote 1; expected to fail)",
-			Check: func(w *env.World) error { return agreement(w, true) }},
+			Check: func(w *env.World) error { return agreement(w, true) }, Stable: true},
 		{Name: Participation, Kind: checker.Transition,
 			Doc:       "a process that decides v for a has called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4); checked on every decision",
 			CheckStep: func(_ *env.World, _ checker.Action, next *env.World) error { return participation(next, op) },

@@ -38,8 +38,7 @@ var _ checker.Independence[*World] = (*Model)(nil)
 //     so the label keeps its meaning. Under FIFO each (sender, receiver)
 //     pair is its own queue and a Deliver takes the head of Q's queue;
 //     again Q ≠ R (stronger than FIFO needs, since appending to a non-empty
-//     queue leaves its head, but the sender's state is also what a
-//     delivery's transition properties read, below).
+//     queue leaves its head; kept for one rule in both networks).
 //   - Crash(P) against a step of R: the crash marks P crashed and empties
 //     P's inbox and timers, leaving P's node, history and calls. If R's step
 //     sends to P first, the message is removed by the crash; after the
@@ -56,10 +55,13 @@ var _ checker.Independence[*World] = (*Model)(nil)
 //
 // What transition properties may read (checker.ReadsStep for this model):
 // the action; the acting process's node, history, calls made, detected set
-// and timers, before and after the step (not its inbox); the step's effects
-// (LastEffects, LastActor); and, for a Deliver, the sender's state before
-// the step. None of these is changed by an independent action: the other
-// action's process is neither the actor nor (for a delivery) the sender.
+// and timers, before and after the step (not its inbox); and the step's
+// effects (LastEffects, LastActor). Not the sender's state: a property
+// that wants "the sender was colored" checks it on the sender's own send
+// step. None of these is changed by an independent action: the other
+// action's process is not the actor. (The sender rule above is still
+// needed here, for the labels: a step of Q may shift the index I of a
+// Deliver(P, Q, I), and sleep sets carry labels from state to state.)
 // checker.ReadsInputs adds the calls made by every process (Calls are then
 // dependent with everything), checker.ReadsFailures the crashed set
 // (Crashes are then dependent with everything). Properties must not read

@@ -90,7 +90,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		fs.BoolVar(&lassos, "lassos", false, "with --dfs: report cycles of non-quiescent states (livelocks) as lassos")
 		fs.BoolVar(&shrink, "shrink", false, "shrink counterexamples by delta debugging (useful with --dfs)")
 		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false) when the Go heap reaches this many MiB (0: no bound)")
-		fs.BoolVar(&por, "por", false, "partial-order reduction (sleep sets): fewer transitions, the same states and verdicts; counterexamples may be longer than the shortest")
+		fs.BoolVar(&por, "por", false, "partial-order reduction: sleep sets in BFS (fewer transitions, the same states), persistent sets with --dfs (fewer states, for models that have them); the same verdicts; counterexamples may be longer than the shortest")
 	})
 	if err != nil {
 		return err
@@ -166,7 +166,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "\n%d distinct states, %d generated, depth %d, complete=%v (%s), %.2fs, %.0f generated/s, %d workers, %.1f bytes/state in the visited set\n",
 			res.States, res.Transitions, res.Depth, res.Complete, res.Stop, res.Seconds, sum.GeneratedPerS, res.Workers, sum.BytesPerState)
-		if res.POR {
+		if res.POR && res.Mode == checker.DepthFirst {
+			fmt.Fprintf(stdout, "por: true: persistent sets left %d enabled actions untaken, %d states expanded fully by the stack proviso\n",
+				res.Slept, res.Reexpanded)
+		} else if res.POR {
 			fmt.Fprintf(stdout, "por: true: %d transitions skipped by sleep sets (%d generated without por on a complete run), %d states re-expanded\n",
 				res.Slept, res.Transitions+res.Slept, res.Reexpanded)
 		} else if por {
