@@ -87,7 +87,7 @@ func runEnvRapid(rt *rapid.T, m *env.Model, init int, what string) {
 			}
 		},
 	}
-	for _, k := range []uint8{env.Deliver, env.Lose, env.Crash, env.Detect, env.Call, env.Fire, env.Clock} {
+	for _, k := range []uint8{env.Deliver, env.Lose, env.Crash, env.Detect, env.Call, env.Fire, env.Clock, env.Tick} {
 		actions[env.KindName(k)] = take(k)
 	}
 	rt.Repeat(actions)

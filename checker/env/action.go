@@ -24,6 +24,8 @@ import (
 //	         their meaning.
 //	Clock    the synchronized clock reaches the next Config.Wakeups entry:
 //	         that timer is armed at every live process (no operands).
+//	Tick     Config.Rounds: the next round begins: every timer armed for
+//	         it fires from now on (no operands).
 const (
 	Deliver uint8 = iota + 1
 	Lose
@@ -32,6 +34,7 @@ const (
 	Call
 	Fire
 	Clock
+	Tick
 )
 
 // KindName names an action kind: "deliver", "lose", "crash", "detect",
@@ -52,6 +55,8 @@ func KindName(k uint8) string {
 		return "fire"
 	case Clock:
 		return "clock"
+	case Tick:
+		return "tick"
 	}
 	return fmt.Sprintf("kind(%d)", k)
 }

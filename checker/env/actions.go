@@ -74,6 +74,9 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 	if m.clockDue(s) {
 		buf = append(buf, checker.Action{Kind: Clock})
 	}
+	if m.tickDue(s) {
+		buf = append(buf, checker.Action{Kind: Tick})
+	}
 	return buf
 }
 

@@ -26,6 +26,27 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	*nw = World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
 		clock: s.clock, depth: s.depth + 1, last: a, actor: core.NoRank}
 	n := m.cfg.N
+	if a.Kind == Tick {
+		if a.P != 0 || a.Q != 0 || a.I != 0 || !m.tickDue(s) {
+			return nil, notEnabled(a, "no round due (one is due once nothing but crashes is enabled and a timer waits for the next round)")
+		}
+		each(s.root, m.height, 0, func(i int, r *proc) bool {
+			if r.live && len(r.next) > 0 {
+				mp := t.mut(i)
+				for _, id := range mp.next {
+					mp.timers = armTimer(mp.timers, id)
+				}
+				mp.next = nil
+			}
+			return true
+		})
+		t.commit(func(i int, r *proc) agg {
+			r.fp = m.procFP(r, s.alt, i)
+			return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
+		})
+		nw.root = t.root
+		return nw, nil
+	}
 	if a.Kind == Clock {
 		if a.P != 0 || a.Q != 0 || a.I != 0 || !m.clockDue(s) {
 			return nil, notEnabled(a, "no wakeup due (one is due once nothing but crashes is enabled)")
@@ -86,6 +107,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		mp.live = false
 		mp.inbox = nil
 		mp.timers = nil
+		mp.next = nil
 		nw.crashed = s.crashed.Clone()
 		nw.crashed.Add(p)
 		nw.ncrash++
@@ -203,7 +225,11 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 				return &StepError{Action: a, Rank: p, Event: ev,
 					Err: fmt.Errorf("timer id %d over %d", e.Timer, math.MaxInt32)}
 			}
-			mp.timers = armTimer(mp.timers, e.Timer)
+			if m.cfg.Rounds {
+				mp.next = armTimer(mp.next, e.Timer)
+			} else {
+				mp.timers = armTimer(mp.timers, e.Timer)
+			}
 		}
 	}
 	return nil

@@ -79,6 +79,16 @@ type Config struct {
 	// abstract, so "the clock is set late enough that everything before it
 	// has settled" is the only ordering it adds. Ids fit in int32.
 	Wakeups []uint64
+	// Rounds makes time advance in synchronous rounds: a timer a node arms
+	// (EffSetTimer, whatever its Delay) does not fire in the current round
+	// but waits for the next, which a Tick action begins once nothing but
+	// crashes is enabled (every message of the round delivered, every timer
+	// of the round fired). Each timer then fires as its own Fire action,
+	// interleaved with the deliveries of the round. It turns "send one
+	// message per send slot" protocols (correction) into lock-step rounds,
+	// a partially synchronous model with far fewer interleavings than full
+	// asynchrony. Ticks come before the next Config.Wakeups entry.
+	Rounds bool
 	// CrashBeforeWakeup enables budget crashes only before the first Clock
 	// action ("failures happen before the synchronized phase"). Fail ranks
 	// are not affected.

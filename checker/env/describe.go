@@ -43,6 +43,8 @@ func (m *Model) Describe(s *World, a checker.Action) string {
 			id = fmt.Sprint(m.cfg.Wakeups[s.clock])
 		}
 		head = fmt.Sprintf("the clock arms timer %s at every live process", id)
+	case Tick:
+		head = "a new round: the timers armed for it fire from now on"
 	case Call:
 		in := "its next call"
 		if p.Valid(m.cfg.N) {

@@ -24,7 +24,7 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
-		b = appendProc(b, p, enc[i])
+		b = appendProc(b, p, enc[i], m.cfg.Rounds)
 		return true
 	})
 	return b
@@ -32,7 +32,7 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 
 // appendProc appends the part of the encoding of a world that process p
 // (whose encoded call schedule is sched) contributes.
-func appendProc(b []byte, p *proc, sched []byte) []byte {
+func appendProc(b []byte, p *proc, sched []byte, rounds bool) []byte {
 	start := len(b)
 	b = p.node.AppendBinary(b)
 	b = prefixLen(b, start)
@@ -60,6 +60,12 @@ func appendProc(b []byte, p *proc, sched []byte) []byte {
 	b = core.AppendUint(b, uint64(len(p.timers)))
 	for _, id := range p.timers {
 		b = core.AppendUint(b, id)
+	}
+	if rounds {
+		b = core.AppendUint(b, uint64(len(p.next)))
+		for _, id := range p.next {
+			b = core.AppendUint(b, id)
+		}
 	}
 	return b
 }
@@ -91,7 +97,7 @@ var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }
 // appends, so that equal parts give equal fingerprints.
 func (m *Model) procFP(p *proc, alt, i int) uint64 {
 	bp := scratch.Get().(*[]byte)
-	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i])
+	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Rounds)
 	fp := core.Fingerprint(b)
 	*bp = b
 	scratch.Put(bp)

@@ -148,7 +148,7 @@ func (m *Model) Properties() []checker.Property[*World] { return m.cfg.Propertie
 // process's later calls disabled, so a stuck state is quiescent (and the
 // liveness properties checked there see it). O(1).
 func (m *Model) Quiescent(s *World) bool {
-	return s.root.sum.work(m.detc(s)) == 0 && s.nfail == len(m.cfg.Fail) && s.clock == len(m.cfg.Wakeups)
+	return s.root.sum.work(m.detc(s)) == 0 && s.nfail == len(m.cfg.Fail) && s.clock == len(m.cfg.Wakeups) && s.root.sum.pend == 0
 }
 
 // detc is the number of crashes the detector reports: 0 with NoDetector.
@@ -168,7 +168,14 @@ func (m *Model) budget(s *World) bool {
 // clockDue reports whether a Clock action is enabled in s: a wakeup is
 // left and nothing but crashes is enabled.
 func (m *Model) clockDue(s *World) bool {
-	return s.clock < len(m.cfg.Wakeups) && s.root.sum.work(m.detc(s)) == 0
+	return s.clock < len(m.cfg.Wakeups) && s.root.sum.work(m.detc(s)) == 0 && s.root.sum.pend == 0
+}
+
+// tickDue reports whether a Tick action is enabled in s (Config.Rounds):
+// nothing but crashes is enabled and a live process has a timer armed for
+// the next round.
+func (m *Model) tickDue(s *World) bool {
+	return s.root.sum.pend > 0 && s.root.sum.work(m.detc(s)) == 0
 }
 
 // callable reports whether live process p may make its next call, given the

@@ -19,11 +19,16 @@ type entry struct {
 // enabled actions: w deliveries, losses, calls and timer firings; live processes; det
 // detections already done by live processes. The pending detections of a
 // subtree with c crashed processes in the world are live*c - det.
-type agg struct{ w, live, det int64 }
+// agg sums, over the processes of a subtree: w enabled non-crash actions
+// (without detections), live processes, det detections made, pend timers
+// armed for the next round (Config.Rounds).
+type agg struct{ w, live, det, pend int64 }
 
-func (a *agg) add(b agg) { a.w += b.w; a.live += b.live; a.det += b.det }
+func (a *agg) add(b agg) { a.w += b.w; a.live += b.live; a.det += b.det; a.pend += b.pend }
 
-func (a agg) sub(b agg) agg { return agg{a.w - b.w, a.live - b.live, a.det - b.det} }
+func (a agg) sub(b agg) agg {
+	return agg{a.w - b.w, a.live - b.live, a.det - b.det, a.pend - b.pend}
+}
 
 // work is the number of enabled non-crash actions, given c crashed
 // processes in the world.
@@ -43,6 +48,7 @@ type proc struct {
 	ndet     int32        // detected.Len()
 	hist     []Record
 	timers   []uint64 // armed timers, ascending, distinct (replaced, never written)
+	next     []uint64 // Config.Rounds: timers armed for the next round, likewise
 	agg      agg      // this process's share of its tree's sums
 	// fp is procFP of this proc, set by Apply when it changes the proc (a
 	// proc belongs to one rank of one schedule alternative); the initial
@@ -81,7 +87,7 @@ func (m *Model) weigh(p *proc, crashed core.RankSet, nsched int) agg {
 		w++
 	}
 	w += int64(len(p.timers))
-	return agg{w: w, live: 1, det: int64(p.ndet)}
+	return agg{w: w, live: 1, det: int64(p.ndet), pend: int64(len(p.next))}
 }
 
 // armTimer returns timers with id added (a re-armed id is replaced: the set

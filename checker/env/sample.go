@@ -20,7 +20,8 @@ var _ checker.Sampler[*World] = (*Model)(nil)
 //     live non-Fail process chosen uniformly crashes;
 //   - otherwise an action chosen uniformly among the enabled Deliver, Lose,
 //     Detect, Call and Fire actions;
-//   - when none is enabled and a Config.Wakeups entry is left, Clock.
+//   - when none is enabled, Tick if a timer waits for the next round
+//     (Config.Rounds), else Clock if a Config.Wakeups entry is left.
 //
 // It reports false exactly when s is quiescent (Model.Quiescent): the walk
 // is over, even if budget crashes are still enabled. buf is scratch space.
@@ -52,11 +53,14 @@ func (m *Model) Sample(s *World, r *rand.Rand, buf []checker.Action) (checker.Ac
 				liveSurv++
 			}
 		})
-		if live := s.root.sum.live; live > liveFail+liveSurv && (work > 0 || m.clockDue(s)) && r.Float64() < m.cfg.CrashProb {
+		if live := s.root.sum.live; live > liveFail+liveSurv && (work > 0 || m.clockDue(s) || m.tickDue(s)) && r.Float64() < m.cfg.CrashProb {
 			return m.sampleCrash(s, r, live, liveFail+liveSurv), true
 		}
 	}
 	if work == 0 {
+		if m.tickDue(s) {
+			return checker.Action{Kind: Tick}, true
+		}
 		if m.clockDue(s) {
 			return checker.Action{Kind: Clock}, true
 		}

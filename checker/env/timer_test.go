@@ -129,3 +129,43 @@ func TestTimerCrashDisarmsAndClock(t *testing.T) {
 		t.Fatalf("not quiescent after the wakeups: %v", m.Actions(s, nil))
 	}
 }
+
+// TestRoundsTimersWaitForTick: with Config.Rounds a timer armed in a step
+// fires only after a Tick, which is enabled only once nothing but crashes
+// is; a world with a timer waiting for its round is not quiescent; each
+// process ticks once per round, so n tickers that tick `limit` times go
+// through exactly `limit` rounds and fewer worlds than asynchronous timers.
+func TestRoundsTimersWaitForTick(t *testing.T) {
+	cfg := tickerConfig(2, 2)
+	cfg.Rounds = true
+	m := mustNew(t, cfg)
+	s := run(t, m, m.Init()[0], act(Call, 0, 0, 0))
+	if as := m.Actions(s, nil); has(as, act(Fire, 0, 0, 1)) || has(as, act(Tick, 0, 0, 0)) || m.Quiescent(s) {
+		t.Fatalf("after p0's call: actions %v, quiescent %v; want p1's call only", as, m.Quiescent(s))
+	}
+	s = run(t, m, s, act(Call, 1, 0, 0))
+	if as := m.Actions(s, nil); len(as) != 1 || as[0] != act(Tick, 0, 0, 0) || m.Quiescent(s) {
+		t.Fatalf("after both calls: actions %v, quiescent %v; want just a Tick", as, m.Quiescent(s))
+	}
+	s = run(t, m, s, act(Tick, 0, 0, 0), act(Fire, 0, 0, 1))
+	if as := m.Actions(s, nil); has(as, act(Fire, 0, 0, 1)) || !has(as, act(Fire, 1, 0, 1)) || has(as, act(Tick, 0, 0, 0)) {
+		t.Fatalf("p0 re-armed in round 1: actions %v; want p1's fire and the TICK delivery, no tick", as)
+	}
+	ticks := 0
+	n := explore(t, m, 1e5, func(s *World, as []checker.Action) {
+		if m.Quiescent(s) != (len(as) == 0) {
+			t.Fatalf("quiescent=%v with actions %v", m.Quiescent(s), as)
+		}
+		if has(as, act(Tick, 0, 0, 0)) {
+			ticks++
+			if len(as) != 1 {
+				t.Fatalf("a tick beside other actions: %v", as)
+			}
+		}
+	})
+	async := explore(t, mustNew(t, tickerConfig(2, 2)), 1e5, func(*World, []checker.Action) {})
+	if ticks != 2 || n >= async {
+		t.Fatalf("%d worlds with a tick enabled (want 2: one per round), %d worlds in rounds vs %d asynchronous", ticks, n, async)
+	}
+	t.Logf("%d worlds in rounds, %d asynchronous", n, async)
+}
