@@ -3,6 +3,8 @@ package registry
 import (
 	"flag"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -40,8 +42,64 @@ type CorrectionParams struct {
 	// FaultsBeforeCorrection confines the failures to before the
 	// synchronized start of correction (synchronized start only).
 	FaultsBeforeCorrection bool
+	// Rounds runs time in synchronous rounds (env.Config.Rounds): each
+	// round every process with a send slot sends one message, and every
+	// message of the round is delivered, in any order, before the next.
+	Rounds bool
 	// Compact: correction.Config.Compact (set for exhaustive checking).
 	Compact bool
+	// Gossip, when set, replaces the tree by Corrected Gossip dissemination
+	// (§3.1; statemachine/correction/gossip.go). Tree then only gives P.
+	Gossip *GossipParams
+}
+
+// GossipParams are the inputs of Corrected Gossip dissemination.
+type GossipParams struct {
+	// Rounds is the length of every process's partner sequence: the most
+	// gossip messages one process sends.
+	Rounds int
+	// Time is the gossip time T of the LogP simulation: the gossip phase
+	// ends, and synchronized correction starts, at T (§3.1 "a fixed period
+	// of time", §3.3). Unused by exhaustive checking, which has no clock.
+	Time int64
+	// Seed draws the partner sequences (GossipPartners).
+	Seed uint64
+}
+
+// gossipStream separates the partner draws from the fault-set draws of
+// logp.RandomFaults, which use the same seed.
+const gossipStream = 0x676f73736970 // "gossip"
+
+// GossipPartners draws the partner sequences of one run: partner i of
+// process r is uniform over the P-1 other ranks, independently for every
+// (r, i), drawn in the order r = 0…P-1, i = 0…rounds-1 from PCG(seed ⊕
+// "gossip", run) — the same arguments give the same plan. Uniform over the
+// others, the root included, is what the authors' simulator flogsim does;
+// the paper says only "a random subset of other processes" (§3.1).
+func GossipPartners(P, rounds int, seed, run uint64) (*correction.GossipPlan, error) {
+	rng := rand.New(rand.NewPCG(seed^gossipStream, run))
+	return correction.NewGossipPlan(P, rounds, func(r core.Rank, _ int) core.Rank {
+		q := rng.IntN(P - 1)
+		if q >= int(r) {
+			q++
+		}
+		return core.Rank(q)
+	})
+}
+
+// DefaultGossipTime is ⌈2·log2 P⌉, the base gossip time of flogsim (which
+// adds a tunable offset); §4.1 tunes T per P for the lowest latency.
+func DefaultGossipTime(P int) int64 { return int64(math.Ceil(2 * math.Log2(float64(P)))) }
+
+// dissemination names the dissemination for model names.
+func (p CorrectionParams) dissemination() string {
+	if g := p.Gossip; g != nil {
+		if g.Time > 0 {
+			return fmt.Sprintf("dissemination=gossip(T=%d rounds=%d seed=%d)", g.Time, g.Rounds, g.Seed)
+		}
+		return fmt.Sprintf("dissemination=gossip(rounds=%d seed=%d)", g.Rounds, g.Seed)
+	}
+	return fmt.Sprintf("tree=%v", p.Tree)
 }
 
 // correctionFlags binds the flags shared by check and simulate.
@@ -49,12 +107,14 @@ type correctionFlags struct {
 	tree, corr, start, mut string
 	k, d, p, L, o          int
 	delay                  uint64
+	gRounds                int
+	gTime                  int64
 	fs                     *flag.FlagSet
 }
 
 func bindCorrection(fs *flag.FlagSet, P int) *correctionFlags {
 	f := &correctionFlags{fs: fs}
-	fs.StringVar(&f.tree, "tree", "binomial", "dissemination tree: binomial|binomial-inorder|kary|kary-inorder|lame|optimal")
+	fs.StringVar(&f.tree, "tree", "binomial", "dissemination: a tree binomial|binomial-inorder|kary|kary-inorder|lame|optimal, or gossip (Corrected Gossip, §3.1)")
 	fs.IntVar(&f.k, "k", 2, "arity of kary trees, order of Lamé trees")
 	fs.StringVar(&f.corr, "correction", "checked", "correction: opportunistic|optimized|checked|delayed|none")
 	fs.IntVar(&f.d, "d", 4, "distance d of (optimized) opportunistic correction")
@@ -64,6 +124,8 @@ func bindCorrection(fs *flag.FlagSet, P int) *correctionFlags {
 	fs.IntVar(&f.o, "o", 1, "LogP overhead o (the optimal tree is built for it)")
 	fs.Uint64Var(&f.delay, "delay", 4, "wait of delayed correction")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
+	fs.IntVar(&f.gRounds, "gossip-rounds", 0, "with --tree gossip: gossip messages per process, the length of its random partner sequence (0: 1 for check, ⌈T/o⌉ for simulate)")
+	fs.Int64Var(&f.gTime, "gossip-time", 0, "with --tree gossip, simulate only: LogP time T at which gossip ends and synchronized correction starts (0: ⌈2·log2 P⌉)")
 	return f
 }
 
@@ -97,11 +159,30 @@ func ParseCorrectionKind(s string) (correction.CorrectionKind, error) {
 
 func (f *correctionFlags) params() (CorrectionParams, error) {
 	p := CorrectionParams{P: f.p, Distance: f.d, Delay: f.delay, Mutant: mutant.Name(f.mut)}
-	kind, err := ParseTreeKind(f.tree)
-	if err != nil {
-		return p, err
+	var err error
+	if f.tree == "gossip" {
+		// The topology only gives P (correction.Config.Gossip).
+		p.Tree = correction.Tree{Kind: correction.BinomialInterleaved}
+		p.Gossip = &GossipParams{Rounds: f.gRounds, Time: f.gTime}
+		if f.gRounds < 0 || f.gTime < 0 {
+			return p, fmt.Errorf("--gossip-rounds %d, --gossip-time %d: must not be negative", f.gRounds, f.gTime)
+		}
+		if f.start != "synchronized" {
+			return p, fmt.Errorf("--tree gossip --start %s: Corrected Gossip starts correction synchronized, at the end of the gossip phase (§3.3)", f.start)
+		}
+		if f.p < 2 {
+			return p, fmt.Errorf("--tree gossip --P %d: gossip needs at least 2 processes", f.p)
+		}
+	} else {
+		kind, err := ParseTreeKind(f.tree)
+		if err != nil {
+			return p, fmt.Errorf("--tree %q: want binomial, binomial-inorder, kary, kary-inorder, lame, optimal or gossip", f.tree)
+		}
+		p.Tree = correction.Tree{Kind: kind, K: f.k, L: f.L, O: f.o}
+		if f.gRounds != 0 || f.gTime != 0 {
+			return p, fmt.Errorf("--gossip-rounds and --gossip-time need --tree gossip (the tree is %s)", f.tree)
+		}
 	}
-	p.Tree = correction.Tree{Kind: kind, K: f.k, L: f.L, O: f.o}
 	if p.Correction, err = ParseCorrectionKind(f.corr); err != nil {
 		return p, err
 	}
@@ -134,13 +215,14 @@ func (f *correctionFlags) params() (CorrectionParams, error) {
 // own lists the model flags, for traces.
 func (f *correctionFlags) own(extra ...string) map[string]string {
 	out := map[string]string{}
-	for _, name := range append([]string{"tree", "k", "correction", "d", "start", "P", "L", "o", "delay", "mutant"}, extra...) {
+	for _, name := range append([]string{"tree", "k", "correction", "d", "start", "P", "L", "o", "delay", "mutant", "gossip-rounds", "gossip-time"}, extra...) {
 		out[name] = f.fs.Lookup(name).Value.String()
 	}
 	return out
 }
 
-// Config builds the shared node configuration.
+// Config builds the shared node configuration (for gossip, with the
+// partner sequences of run 0).
 func (p CorrectionParams) Config() (*correction.Config, error) {
 	top, err := correction.NewTopology(p.Tree, p.P)
 	if err != nil {
@@ -148,6 +230,11 @@ func (p CorrectionParams) Config() (*correction.Config, error) {
 	}
 	cfg := &correction.Config{Topology: top, Correction: p.Correction, Distance: p.Distance,
 		Start: p.Start, Delay: p.Delay, Mutant: p.Mutant, Compact: p.Compact}
+	if p.Gossip != nil {
+		if cfg.Gossip, err = GossipPartners(p.P, p.Gossip.Rounds, p.Gossip.Seed, 0); err != nil {
+			return nil, err
+		}
+	}
 	return cfg, cfg.Validate()
 }
 
@@ -155,12 +242,30 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 	f := bindCorrection(fs, 6)
 	faults := fs.Int("faults", 1, "crash budget F: up to F non-root processes fail, at any step (the root, rank 0, never fails: §2.1)")
 	before := fs.Bool("faults-before-correction", false, "failures only before the synchronized start of correction (the guarantee of checked correction, §3.1/§4.2); needs --start synchronized")
+	timing := fs.String("timing", "async", "async: any interleaving, each send slot fires whenever; rounds: lock-step rounds (one correction send per process per round, all of a round's messages delivered before the next round), far fewer interleavings")
+	seed := fs.Uint64("seed", 1, "with --tree gossip: seed of the random partner sequences (one fixed plan is checked)")
 	return func() (Runner, error) {
 		p, err := f.params()
 		if err != nil {
 			return nil, err
 		}
+		if g := p.Gossip; g != nil {
+			if g.Time != 0 {
+				return nil, fmt.Errorf("--gossip-time %d: ftcheck check has no clock (time is abstract); the gossip phase ends when every colored process has sent its --gossip-rounds messages", g.Time)
+			}
+			if g.Rounds == 0 {
+				g.Rounds = 1
+			}
+			g.Seed = *seed
+		}
 		p.Faults, p.FaultsBeforeCorrection, p.Compact = *faults, *before, true
+		switch *timing {
+		case "async":
+		case "rounds":
+			p.Rounds = true
+		default:
+			return nil, fmt.Errorf("--timing %q: want async or rounds", *timing)
+		}
 		if p.P > 16 {
 			return nil, fmt.Errorf("--P %d: exhaustive checking is for small P (use ftcheck simulate correction)", p.P)
 		}
@@ -168,7 +273,7 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 		if err != nil {
 			return nil, err
 		}
-		return Erase(m, "correction", f.own("faults", "faults-before-correction")), nil
+		return Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing")), nil
 	}
 }
 
@@ -177,6 +282,8 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 // start the correction-start timer is a wakeup of the environment's
 // synchronized clock, which arms it at every live process once the
 // dissemination has settled (nothing else enabled); the root survives.
+// With gossip dissemination the gossip phase settles when every colored
+// process has sent its p.Gossip.Rounds messages (no clock can cut it).
 func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 	cfg, err := p.Config()
 	if err != nil {
@@ -190,7 +297,7 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 		return nil, fmt.Errorf("--faults-before-correction needs --start synchronized and a correction: overlapped correction starts during dissemination")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "correction tree=%v correction=%v start=%v", p.Tree, p.Correction, p.Start)
+	fmt.Fprintf(&b, "correction %s correction=%v start=%v", p.dissemination(), p.Correction, p.Start)
 	switch p.Correction {
 	case correction.Opportunistic, correction.OptimizedOpportunistic:
 		fmt.Fprintf(&b, " d=%d", p.Distance)
@@ -199,6 +306,9 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 	}
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
+	}
+	if p.Rounds {
+		b.WriteString(" timing=rounds")
 	}
 	sched := make([][]core.Input, p.P)
 	sched[0] = []core.Input{correction.Broadcast{Value: BcastValue}}
@@ -213,6 +323,7 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 		},
 		Schedules: [][][]core.Input{sched}, Survivors: []core.Rank{0}, NoDetector: true,
 		CrashBeforeWakeup: p.FaultsBeforeCorrection,
+		Rounds:            p.Rounds,
 		Properties:        props.Correction(),
 	}
 	if syncStart {
@@ -226,6 +337,10 @@ func correctionMutants() []MutantInfo {
 		correction.MutantCheckedStopEarly:      "checked correction stops a direction at the first message from it, sent-to or not",
 		correction.MutantKaryHeapOrder:         "k-ary tree in heap order (r·k+1 … r·k+k): a spanning tree, not interleaved",
 		correction.MutantOpportunisticLeftOnly: "opportunistic correction sends only to the left",
+		correction.MutantUncoloredCorrects:     "an uncolored process joins correction at the synchronized start",
+		correction.MutantRelayStaleValue:       "a process relays the value it held before being colored",
+		correction.MutantRedeliverOnCorrection: "only tree messages are masked: redelivers on correction messages",
+		correction.MutantOpportunisticWraps:    "opportunistic right-hand distance capped at P, not P−1 (wraps to the neighbour)",
 	}
 	out := make([]MutantInfo, 0, len(correction.Mutants))
 	for _, m := range correction.Mutants {

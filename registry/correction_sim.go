@@ -19,7 +19,9 @@ import (
 
 // CorrSim is one LogP setting of a Corrected Tree broadcast: the tree, the
 // correction, the LogP parameters and, for synchronized start, the start
-// time (the fault-free dissemination's quiescence, as in §4.2).
+// time (the fault-free dissemination's quiescence, as in §4.2). With gossip
+// dissemination the start is the gossip time T (§3.3: "a pre-specified
+// moment in time"), and run i gossips over GossipPartners(…, seed, i).
 type CorrSim struct {
 	Params  CorrectionParams
 	L, O, G int64
@@ -34,12 +36,24 @@ func NewCorrSim(p CorrectionParams, L, o, g int64, overlap bool, prio logp.Prio)
 	if p.Tree.Kind == correction.Optimal {
 		p.Tree.L, p.Tree.O = int(L), int(o)
 	}
+	if p.Gossip != nil {
+		gp := *p.Gossip
+		if gp.Time == 0 {
+			gp.Time = DefaultGossipTime(p.P)
+		}
+		if gp.Rounds == 0 {
+			gp.Rounds = int((gp.Time + o - 1) / o) // sends start at t < T, one every o
+		}
+		p.Gossip = &gp
+	}
 	cfg, err := p.Config()
 	if err != nil {
 		return nil, err
 	}
 	s := &CorrSim{Params: p, L: L, O: o, G: g, Overlap: overlap, Prio: prio, cfg: cfg}
-	if p.Start == correction.Synchronized && p.Correction != correction.NoCorrection {
+	if p.Gossip != nil {
+		s.syncAt = p.Gossip.Time
+	} else if p.Start == correction.Synchronized && p.Correction != correction.NoCorrection {
 		d := *s
 		dc := *cfg
 		dc.Correction = correction.NoCorrection
@@ -71,7 +85,12 @@ func (s *CorrSim) options(log bool) logp.Options {
 	if !s.Overlap {
 		opt.Overlap = logp.Off
 	}
-	if s.cfg.Start == correction.Synchronized && s.cfg.Correction != correction.NoCorrection {
+	switch {
+	case s.cfg.Gossip != nil:
+		// The end of the gossip phase: before anything else of instant T,
+		// so gossip sends start at t < T (gossip.go, rule G4).
+		opt.Wakeups = []logp.Wakeup{{At: s.syncAt, Timer: correction.TimerStart, First: true}}
+	case s.cfg.Start == correction.Synchronized && s.cfg.Correction != correction.NoCorrection:
 		opt.Wakeups = []logp.Wakeup{{At: s.syncAt, Timer: correction.TimerStart}}
 	}
 	return opt
@@ -80,9 +99,26 @@ func (s *CorrSim) options(log bool) logp.Options {
 // NewSim returns a simulator for s (one per goroutine).
 func (s *CorrSim) NewSim(log bool) (*logp.Sim, error) { return logp.New(s.options(log)) }
 
-// Run simulates one broadcast with faults failed from the start.
+// Run simulates one broadcast (run 0) with faults failed from the start.
 func (s *CorrSim) Run(sim *logp.Sim, faults core.RankSet) (*logp.Result, []core.Machine, error) {
-	nodes, err := correction.Nodes(s.cfg)
+	return s.RunNumber(sim, faults, 0)
+}
+
+// RunNumber simulates run number run: for gossip dissemination its partner
+// sequences are GossipPartners(P, rounds, seed, run); trees do not depend
+// on it.
+func (s *CorrSim) RunNumber(sim *logp.Sim, faults core.RankSet, run uint64) (*logp.Result, []core.Machine, error) {
+	cfg := s.cfg
+	if g := s.Params.Gossip; g != nil && run != 0 {
+		plan, err := GossipPartners(s.Params.P, g.Rounds, g.Seed, run)
+		if err != nil {
+			return nil, nil, err
+		}
+		c := *cfg
+		c.Gossip = plan
+		cfg = &c
+	}
+	nodes, err := correction.Nodes(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -108,8 +144,8 @@ func figuresOf(r *logp.Result) RunFigures {
 }
 
 // Campaign runs `runs` broadcasts of s with RandomFaults(P, rate, seed, i)
-// for run i, on all CPUs; the result is indexed by run and does not depend
-// on the number of workers.
+// for run i (and, for gossip, run i's partner sequences), on all CPUs; the
+// result is indexed by run and does not depend on the number of workers.
 func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(done int)) ([]RunFigures, error) {
 	out := make([]RunFigures, runs)
 	workers := min(runtime.GOMAXPROCS(0), runs)
@@ -134,7 +170,7 @@ func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(do
 					return
 				}
 				mu.Unlock()
-				res, _, rerr := s.Run(sim, logp.RandomFaults(s.Params.P, rate, seed, uint64(i)))
+				res, _, rerr := s.RunNumber(sim, logp.RandomFaults(s.Params.P, rate, seed, uint64(i)), uint64(i))
 				mu.Lock()
 				if rerr != nil {
 					err = rerr
@@ -229,8 +265,8 @@ func simulateCorrection(fs *flag.FlagSet) SimBuilder {
 	prio := fs.String("prio", "recv", "tie between a completing receive and a free send port: recv|send")
 	faults := fs.String("faults", "", "ranks failed from the start, e.g. 1,5,9 or 16-31 (never 0)")
 	rate := fs.Float64("fault-rate", 0, "Monte Carlo: fraction of non-root processes failed per run (e.g. 0.01)")
-	runs := fs.Int("runs", 1, "Monte Carlo: number of runs (fault sets drawn from --seed and the run index)")
-	seed := fs.Uint64("seed", 1, "seed of the fault sets; the same seed and flags give the same output")
+	runs := fs.Int("runs", 1, "Monte Carlo: number of runs (fault sets, and gossip partners, drawn from --seed and the run index); > 1 without --fault-rate: fault-free runs")
+	seed := fs.Uint64("seed", 1, "seed of the fault sets and of the gossip partner sequences; the same seed and flags give the same output")
 	svg := fs.String("svg", "", "write a timeline picture of the (single) run to this SVG file")
 	table1 := fs.Bool("table1", false, "reproduce Table 1: checked synchronized correction on binomial, Lamé k=2, 4-ary and optimal trees at 0.01%…4% failed, --runs per tree and rate")
 	sec43 := fs.Bool("section43", false, "reproduce §4.3 (opportunistic): optimized overlapped opportunistic correction (--d) at 0.01%…4% failed, --runs per tree and rate; count uncolored processes")
@@ -253,20 +289,26 @@ func simulateCorrection(fs *flag.FlagSet) SimBuilder {
 		}
 		L, o := int64(f.L), int64(f.o)
 		switch {
+		case (*table1 || *sec43 || *fig1b) && p.Gossip != nil:
+			return nil, fmt.Errorf("--table1, --section43 and --fig1b choose their own trees: not with --tree gossip")
 		case *table1, *sec43, *fig1b:
 			return paperCampaign(p, L, o, int64(*g), *overlap, pr, *runs, *seed, *table1, *sec43, *fig1b, progress)
+		}
+		if p.Gossip != nil {
+			p.Gossip.Seed = *seed
 		}
 		cs, err := NewCorrSim(p, L, o, int64(*g), *overlap, pr)
 		if err != nil {
 			return nil, err
 		}
+		p = cs.Params
 		t0 := time.Now()
-		model := fmt.Sprintf("correction tree=%v correction=%v start=%v d=%d P=%d L=%d o=%d g=%d overlap=%t prio=%s",
-			p.Tree, p.Correction, p.Start, p.Distance, p.P, L, o, *g, *overlap, *prio)
+		model := fmt.Sprintf("correction %s correction=%v start=%v d=%d P=%d L=%d o=%d g=%d overlap=%t prio=%s",
+			p.dissemination(), p.Correction, p.Start, p.Distance, p.P, L, o, *g, *overlap, *prio)
 		rep := &SimReport{Model: model, Seed: *seed, Violations: []ViolationRef{}, Figures: map[string]any{}}
-		if *rate > 0 {
+		if *rate > 0 || *runs > 1 {
 			if *faults != "" || *svg != "" {
-				return nil, fmt.Errorf("--fault-rate is a Monte Carlo campaign: not with --faults or --svg")
+				return nil, fmt.Errorf("--fault-rate and --runs > 1 make a Monte Carlo campaign: not with --faults or --svg")
 			}
 			last := time.Now()
 			figs, err := cs.Campaign(*rate, *runs, *seed, func(done int) {

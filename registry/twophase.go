@@ -12,13 +12,14 @@ func init() {
 		Doc:    "TLA+ TwoPhase commit (Gray & Lamport), the calibration model: RM=3 gives 288 distinct / 1,146 generated",
 		Define: defineTwoPhase,
 		Mutants: []MutantInfo{{Name: "broken-commit",
-			Doc: "the TM commits without waiting for every RM to be prepared"}},
+			Doc: "the TM commits without waiting for every RM to be prepared"},
+			{Name: "abort-typo", Doc: "TMAbort sets tmState to a value outside its type (only TPTypeOK sees it)"}},
 	})
 }
 
 func defineTwoPhase(fs *flag.FlagSet) Builder {
 	rm := fs.Int("rm", 3, "number of resource managers (1..15)")
-	mut := fs.String("mutant", "", "broken-commit: TMCommit without all RMs prepared")
+	mut := fs.String("mutant", "", "broken-commit: TMCommit without all RMs prepared; abort-typo: TMAbort writes a tmState outside the type")
 	return func() (Runner, error) {
 		m, err := twophase.New(*rm)
 		if err != nil {
@@ -28,6 +29,8 @@ func defineTwoPhase(fs *flag.FlagSet) Builder {
 		case "":
 		case "broken-commit":
 			m.BrokenCommit = true
+		case "abort-typo":
+			m.AbortTypo = true
 		default:
 			return nil, errUnknownMutant("twophase", *mut)
 		}

@@ -28,10 +28,10 @@
 //
 // # Ties
 //
-// Events of one instant run in classes: calls, arrivals, receive
-// completions and send-port releases (in the order Prio says: receives
-// first by default, so a machine sees a message that completes at t before
-// it chooses its next send at t), then timers. Within a class events run in
+// Events of one instant run in classes: wakeups marked First, calls,
+// arrivals, receive completions and send-port releases (in the order Prio
+// says: receives first by default, so a machine sees a message that
+// completes at t before it chooses its next send at t), then timers. Within a class events run in
 // the order they were scheduled, which is itself deterministic, so a run is
 // a function of its inputs.
 //
@@ -85,6 +85,11 @@ type Call struct {
 type Wakeup struct {
 	At    int64
 	Timer uint64
+	// First delivers the wakeup before anything else of instant At (a
+	// deadline: what happens at At happens after it, e.g. the end of the
+	// gossip phase of Corrected Gossip, so that no gossip send starts at
+	// At). Otherwise it runs with the timers, after everything else.
+	First bool
 }
 
 // Options are the model's parameters and the run's inputs.
@@ -217,7 +222,8 @@ type pending struct {
 }
 
 const (
-	evCall uint8 = iota
+	evWakeFirst uint8 = iota
+	evCall
 	evArrive
 	evRecvDone
 	evSendFree
@@ -308,11 +314,15 @@ func (s *Sim) Run(nodes []core.Machine, failed core.RankSet) (*Result, error) {
 	if s.start == math.MaxInt64 {
 		s.start = 0
 	}
-	for i, w := range s.opt.Wakeups {
+	for _, w := range s.opt.Wakeups {
 		s.timers = append(s.timers, w.Timer)
+		kind := evTimer
+		if w.First {
+			kind = evWakeFirst
+		}
 		for r := range P {
 			if !s.failed[r] {
-				s.schedule(w.At, evTimer, core.Rank(r), int32(i))
+				s.schedule(w.At, kind, core.Rank(r), int32(len(s.timers)-1))
 			}
 		}
 	}
@@ -345,9 +355,9 @@ func resize[T any](x []T, n int) []T {
 
 func (s *Sim) order() [nClasses]uint8 {
 	if s.opt.Prio == PrioSend {
-		return [nClasses]uint8{evCall, evArrive, evSendFree, evRecvDone, evTimer}
+		return [nClasses]uint8{evWakeFirst, evCall, evArrive, evSendFree, evRecvDone, evTimer}
 	}
-	return [nClasses]uint8{evCall, evArrive, evRecvDone, evSendFree, evTimer}
+	return [nClasses]uint8{evWakeFirst, evCall, evArrive, evRecvDone, evSendFree, evTimer}
 }
 
 func (s *Sim) runBucket(b *bucket) error {
@@ -485,7 +495,7 @@ func (s *Sim) handle(e event) error {
 			return err
 		}
 		return s.kick(p, false)
-	case evTimer:
+	case evTimer, evWakeFirst:
 		s.curCause = false
 		if err := s.step(p, core.Timer(s.timers[e.arg])); err != nil {
 			return err

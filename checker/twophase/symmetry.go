@@ -14,7 +14,7 @@ var _ checker.Symmetric[State] = (*Model)(nil)
 // when their representatives are equal: a true canonical form.
 //
 // Actions, Quiescent and both invariants are symmetric in the RMs (with
-// BrokenCommit too), as Options.Symmetry requires.
+// BrokenCommit and AbortTypo too), as Options.Symmetry requires.
 func (m *Model) Canonical(s State) State {
 	n := m.RM
 	var count [16]uint8

@@ -34,6 +34,8 @@ const (
 	TMInit      = 0
 	TMCommitted = 1
 	TMAborted   = 2
+	// tmAbortTypo is the tmState AbortTypo writes: no TM state.
+	tmAbortTypo = 3
 )
 
 // Action kinds (checker.Action.Kind); P is the resource manager, when any.
@@ -63,6 +65,11 @@ type Model struct {
 	// BrokenCommit lets TMCommit fire before every RM has prepared: a bug
 	// that violates TCConsistent, for testing counterexamples.
 	BrokenCommit bool
+	// AbortTypo makes TMAbort set tmState to a value outside {"init",
+	// "committed", "aborted"} (a misspelt tmState' = "abort" in the TLA+
+	// spec; here the unused code 3). No RM can commit after it, so
+	// TCConsistent holds: only TPTypeOK sees it.
+	AbortTypo bool
 }
 
 // New returns the model with rm resource managers; it is an error unless
@@ -76,11 +83,15 @@ func New(rm int) (*Model, error) {
 
 var _ checker.Model[State] = (*Model)(nil)
 
-// Name is "twophase rm=N", with " broken" for BrokenCommit.
+// Name is "twophase rm=N", with " broken" for BrokenCommit and
+// " abort-typo" for AbortTypo.
 func (m *Model) Name() string {
 	n := "twophase rm=" + strconv.Itoa(m.RM)
 	if m.BrokenCommit {
 		n += " broken"
+	}
+	if m.AbortTypo {
+		n += " abort-typo"
 	}
 	return n
 }
@@ -136,6 +147,9 @@ func (m *Model) Apply(s State, a checker.Action) (State, error) {
 			return s.withTM(n, TMCommitted) | State(1)<<commitBit(n), nil
 		}
 	case KindTMAbort:
+		if tmInit && m.AbortTypo {
+			return s.withTM(n, tmAbortTypo) | State(1)<<abortBit(n), nil // mutant
+		}
 		if tmInit {
 			return s.withTM(n, TMAborted) | State(1)<<abortBit(n), nil
 		}

@@ -90,6 +90,50 @@ func TestBrokenCommit(t *testing.T) {
 	}
 }
 
+// TestMutantsCaughtByTheirProperty: each mutant is caught by exactly one
+// of the two invariants, searched to completion: AbortTypo (TMAbort writes
+// a tmState outside the type) only by TPTypeOK, in 1 step; BrokenCommit
+// only by TCConsistent, in 3. The correct model violates neither.
+func TestMutantsCaughtByTheirProperty(t *testing.T) {
+	for _, c := range []struct {
+		m        *Model
+		property string
+		steps    []string
+		message  string
+	}{
+		{&Model{RM: 3, AbortTypo: true}, "TPTypeOK", []string{"TMAbort"}, "tmState 3"},
+		{&Model{RM: 3, BrokenCommit: true}, "TCConsistent", []string{"TMCommit", "RMChooseToAbort(r0)", "RMRcvCommitMsg(r1)"}, "r1 committed while r0 aborted"},
+		{&Model{RM: 3}, "", nil, ""},
+	} {
+		r := checker.BFS[State](c.m, checker.Options{Workers: 1, ContinueAfterViolation: true})
+		if r.Err != nil || !r.Complete {
+			t.Fatalf("%s: err=%v complete=%v", c.m.Name(), r.Err, r.Complete)
+		}
+		if c.property == "" {
+			if len(r.Violations) != 0 || r.States != tlcCounts[3][0] {
+				t.Fatalf("%s: %d violations, %d states", c.m.Name(), len(r.Violations), r.States)
+			}
+			continue
+		}
+		if len(r.Violations) != 1 {
+			t.Fatalf("%s: %d properties violated, want only %s", c.m.Name(), len(r.Violations), c.property)
+		}
+		tr := r.Violations[0]
+		var text []string
+		for _, s := range tr.Steps {
+			text = append(text, s.Text)
+		}
+		want := checker.Violation{Property: c.property, Kind: "invariant", Message: c.message, Steps: len(c.steps)}
+		if *tr.Violation != want || !reflect.DeepEqual(text, c.steps) {
+			t.Fatalf("%s: %+v after %q, want %+v after %q", c.m.Name(), tr.Violation, text, want, c.steps)
+		}
+		var ve *checker.ViolationError
+		if _, err := checker.Replay[State](c.m, tr); !errors.As(err, &ve) || ve.Violation != want {
+			t.Fatalf("%s: replay: %v", c.m.Name(), err)
+		}
+	}
+}
+
 func TestWalkQuiesces(t *testing.T) {
 	m, _ := New(4)
 	r := checker.Walk[State](m, checker.WalkOptions{Walks: 200, Seed: 1, MaxSteps: 1000})

@@ -109,23 +109,6 @@ func (s StartMode) String() string {
 	return "synchronized"
 }
 
-// Mutant names (internal/mutant), deliberately broken variants for tests.
-const (
-	// MutantCheckedStopEarly: checked correction stops a direction after
-	// the first correction message from that direction, whether or not it
-	// has sent to that process yet.
-	MutantCheckedStopEarly mutant.Name = "checked-stop-on-first-message"
-	// MutantKaryHeapOrder: the k-ary tree formula uses heap order (children
-	// r·k+1 … r·k+k): still a spanning tree, no longer interleaved.
-	MutantKaryHeapOrder mutant.Name = "kary-heap-order"
-	// MutantOpportunisticLeftOnly: opportunistic correction sends only to
-	// the left.
-	MutantOpportunisticLeftOnly mutant.Name = "opportunistic-left-only"
-)
-
-// Mutants lists the package's mutants.
-var Mutants = []mutant.Name{MutantCheckedStopEarly, MutantKaryHeapOrder, MutantOpportunisticLeftOnly}
-
 // Config is shared, read-only, by all nodes of one broadcast.
 type Config struct {
 	// Topology is the dissemination tree (its P is the process count).
@@ -138,6 +121,9 @@ type Config struct {
 	Start StartMode
 	// Delay is the wait of delayed correction, in the runtime's time unit.
 	Delay uint64
+	// Gossip, when set, replaces the tree by Corrected Gossip dissemination
+	// (§3.1; gossip.go): the Topology then only gives P.
+	Gossip *GossipPlan
 	// Mutant selects a deliberately broken variant (tests only).
 	Mutant mutant.Name
 	// Compact makes every step forget what can no longer influence the
@@ -169,7 +155,7 @@ func (c *Config) Validate() error {
 	if c.Start > Overlapped {
 		return fmt.Errorf("correction: unknown start mode %d", c.Start)
 	}
-	return nil
+	return c.validateGossip()
 }
 
 // Via says how a process was colored.
@@ -262,6 +248,9 @@ func (n *Node) init(cfg *Config, r core.Rank) {
 	case Opportunistic, OptimizedOpportunistic:
 		d := min(int32(cfg.Distance), P-1)
 		n.limL, n.limR = d, d
+		if cfg.Mutant == MutantOpportunisticWraps && P > 1 {
+			n.limR = min(int32(cfg.Distance), P) // mutant: P, not P-1 (ringDist wraps)
+		}
 		if cfg.Mutant == MutantOpportunisticLeftOnly {
 			n.limR = 0
 		}
@@ -312,6 +301,9 @@ func (n *Node) Sent() int { return int(n.sent) }
 func (n *Node) SendBound() int {
 	P := int(n.p())
 	b := len(n.cfg.Topology.Children(n.rank))
+	if n.cfg.Gossip != nil {
+		b = n.cfg.Gossip.Rounds() // gossip replaces the tree sends
+	}
 	if n.cfg.Correction != NoCorrection {
 		b += 2 * (P - 1)
 	}
@@ -427,6 +419,7 @@ func (n *Node) step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 				return out, nil
 			}
 			n.flags |= fStartSeen
+			n.uncoloredJoins() // mutant hook (mutants.go)
 			if n.flags&fParticipant != 0 && n.flags&fStarted == 0 {
 				out = n.start(out)
 			}
@@ -436,6 +429,9 @@ func (n *Node) step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 				return out, fmt.Errorf("correction: send slot timer not armed")
 			}
 			n.flags &^= fSlotArmed
+			if n.flags&fStarted == 0 && n.cfg.Gossip != nil {
+				return n.sendGossip(out), nil // the gossip phase (gossip.go)
+			}
 			if n.flags&fStarted == 0 {
 				// Overlapped: the tree sends are done, correction starts.
 				n.flags |= fStarted
@@ -460,11 +456,17 @@ func (n *Node) step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 func (n *Node) color(v Via, s *msgSet, out []core.Effect) []core.Effect {
 	n.via = v
 	n.msgs = s
+	if n.cfg.Mutant == MutantRelayStaleValue && v != ViaRoot {
+		n.msgs = newMsgSet(n.value) // mutant: relays the value held before
+	}
 	n.value = s.tree.value
 	return append(out, core.Deliver(0, n.value))
 }
 
 func (n *Node) sendTree(out []core.Effect) []core.Effect {
+	if n.cfg.Gossip != nil {
+		return n.startGossip(out) // gossip.go
+	}
 	for _, c := range n.cfg.Topology.Children(n.rank) {
 		out = append(out, core.Send(c, &n.msgs.tree))
 	}
@@ -535,12 +537,12 @@ func (n *Node) sendNext(out []core.Effect) []core.Effect {
 	}
 	P := n.p()
 	if aL && (n.turn == Left || !aR) {
-		to := (int32(n.rank) - n.nextL + P) % P
+		to := (int32(n.rank) - n.ringDist(n.nextL) + P) % P
 		n.nextL++
 		n.turn = Right
 		out = append(out, core.Send(core.Rank(to), &n.msgs.left))
 	} else {
-		to := (int32(n.rank) + n.nextR) % P
+		to := (int32(n.rank) + n.ringDist(n.nextR)) % P
 		n.nextR++
 		n.turn = Left
 		out = append(out, core.Send(core.Rank(to), &n.msgs.right))
@@ -589,6 +591,7 @@ func (n *Node) onCorrection(from core.Rank, m *Msg, out []core.Effect) []core.Ef
 		}
 		return out
 	}
+	out = n.redeliver(out) // mutant hook (mutants.go)
 	if n.cfg.Correction == Delayed && m.dir == Right && n.flags&fParticipant != 0 {
 		out = append(out, core.Send(from, &n.msgs.left)) // stop the sender
 	}

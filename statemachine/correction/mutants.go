@@ -1,0 +1,75 @@
+package correction
+
+import (
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
+
+// Mutant names (internal/mutant), deliberately broken variants for tests.
+// Each is one small change where machine.go tests Config.Mutant (tree.go
+// Tree.Mutant), through the hooks below or in place; with the name empty
+// none of them runs.
+const (
+	// MutantCheckedStopEarly: checked correction stops a direction after
+	// the first correction message from that direction, whether or not it
+	// has sent to that process yet.
+	MutantCheckedStopEarly mutant.Name = "checked-stop-on-first-message"
+	// MutantKaryHeapOrder: the k-ary tree formula uses heap order (children
+	// r·k+1 … r·k+k): still a spanning tree, no longer interleaved.
+	MutantKaryHeapOrder mutant.Name = "kary-heap-order"
+	// MutantOpportunisticLeftOnly: opportunistic correction sends only to
+	// the left.
+	MutantOpportunisticLeftOnly mutant.Name = "opportunistic-left-only"
+	// MutantUncoloredCorrects: at the synchronized start a process that was
+	// never colored takes part in correction anyway, sending the value it
+	// holds (none, 0). Breaks integrity: a message from an uncolored
+	// process.
+	MutantUncoloredCorrects mutant.Name = "uncolored-corrects"
+	// MutantRelayStaleValue: a process colored by a message builds the
+	// messages it relays from the value it held before that message (0),
+	// while delivering the right one. Breaks payload at the next hop.
+	MutantRelayStaleValue mutant.Name = "relay-stale-value"
+	// MutantRedeliverOnCorrection: only tree messages are masked once a
+	// process is colored; a colored process delivers again on every later
+	// correction message. Breaks no-duplicates.
+	MutantRedeliverOnCorrection mutant.Name = "redeliver-on-correction"
+	// MutantOpportunisticWraps: (optimized) opportunistic correction caps
+	// the right-hand distance at P instead of P-1, an off-by-one on the
+	// ring: distance P, the sender itself, wraps around to distance 1
+	// (ringDist). With d ≥ P every participant sends its right neighbour a
+	// second message: finite, but one over the Termination bound
+	// |children| + 2(P-1).
+	MutantOpportunisticWraps mutant.Name = "opportunistic-wraps-ring"
+)
+
+// Mutants lists the package's mutants.
+var Mutants = []mutant.Name{MutantCheckedStopEarly, MutantKaryHeapOrder, MutantOpportunisticLeftOnly,
+	MutantUncoloredCorrects, MutantRelayStaleValue, MutantRedeliverOnCorrection, MutantOpportunisticWraps}
+
+// uncoloredJoins is MutantUncoloredCorrects's hook at the synchronized
+// start.
+func (n *Node) uncoloredJoins() {
+	if n.cfg.Mutant == MutantUncoloredCorrects && n.via == Uncolored {
+		n.flags |= fParticipant
+		n.msgs = newMsgSet(n.value) // mutant: a participant that has nothing to send
+	}
+}
+
+// redeliver is MutantRedeliverOnCorrection's hook on a correction message
+// to a colored process.
+func (n *Node) redeliver(out []core.Effect) []core.Effect {
+	if n.cfg.Mutant == MutantRedeliverOnCorrection {
+		out = append(out, core.Deliver(0, n.value)) // mutant: not masked
+	}
+	return out
+}
+
+// ringDist is the ring distance the correction cursor next stands for:
+// next itself, except under MutantOpportunisticWraps, whose right cursor
+// runs to P and wraps around (1 … P-1, then 1 again).
+func (n *Node) ringDist(next int32) int32 {
+	if n.cfg.Mutant == MutantOpportunisticWraps {
+		return (next-1)%(n.p()-1) + 1 // mutant
+	}
+	return next
+}
