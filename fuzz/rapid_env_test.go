@@ -37,14 +37,19 @@ func runEnvRapid(rt *rapid.T, m *env.Model, init int, what string) {
 		rt.Fatalf("%s property violated:\n%s", what, tr)
 	}
 	var buf []checker.Action
+	// take returns the rapid action that takes one enabled action of the
+	// given kind (any kind when kind is 0), drawing which.
 	take := func(kind uint8) func(*rapid.T) {
 		return func(rt *rapid.T) {
 			var acts []checker.Action
 			buf = m.Actions(s, buf[:0])
 			for _, a := range buf {
-				if a.Kind == kind {
+				if kind == 0 || a.Kind == kind {
 					acts = append(acts, a)
 				}
+			}
+			if len(acts) == 0 && kind == 0 {
+				return // quiescent: "any" stutters, so rapid always has an action
 			}
 			if len(acts) == 0 {
 				rt.Skip("no " + env.KindName(kind) + " enabled")
@@ -90,5 +95,9 @@ func runEnvRapid(rt *rapid.T, m *env.Model, init int, what string) {
 	for _, k := range []uint8{env.Deliver, env.Lose, env.Crash, env.Detect, env.Call, env.Fire, env.Clock, env.Tick} {
 		actions[env.KindName(k)] = take(k)
 	}
+	// "any" takes any enabled action, or stutters in a quiescent world:
+	// rapid favours the first names in sorted order and gives up after too
+	// many skipped draws in a row, so one name must always be valid.
+	actions["any"] = take(0)
 	rt.Repeat(actions)
 }
