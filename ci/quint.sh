@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quint checks for the ERA specification in tla/.
+# Quint checks for the specifications in tla/: ERA (era*.qnt) and the
+# Corrected Tree broadcast with checked correction (correction*.qnt).
 #
 #   bash ci/quint.sh            # from the repo root (or from anywhere)
 #
@@ -10,7 +11,9 @@
 # Rust backend, `quint verify` and `quint compile` download binaries.
 #
 # Knobs (environment): QUINT_SEED (default 20240611), QUINT_SAMPLES
-# (default 4000), QUINT_STEPS (default 40).
+# (default 4000), QUINT_STEPS (default 40); for correction
+# QUINT_CORRECTION_SAMPLES (default 1000; its runs take up to 200 steps,
+# enough to reach quiescence, where liveness is checked).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,6 +23,7 @@ cd "$ROOT"
 SEED="${QUINT_SEED:-20240611}"
 SAMPLES="${QUINT_SAMPLES:-4000}"
 STEPS="${QUINT_STEPS:-40}"
+CSAMPLES="${QUINT_CORRECTION_SAMPLES:-1000}"
 
 start=$(date +%s)
 passed=0
@@ -66,8 +70,10 @@ expect_violation() {
 }
 
 run() { "$QUINT" run --backend typescript --seed "$SEED" --max-steps "$STEPS" --verbosity 1 "$@"; }
+# correction runs end at quiescence (at most ~75 steps at P = 6)
+crun() { "$QUINT" run --backend typescript --seed "$SEED" --max-steps 200 --verbosity 1 "$@"; }
 
-echo "== seed=$SEED samples=$SAMPLES steps=$STEPS"
+echo "== seed=$SEED samples=$SAMPLES steps=$STEPS correction-samples=$CSAMPLES"
 
 # ---------------------------------------------------------------- checks
 step "typecheck era.qnt"         "$QUINT" typecheck tla/era.qnt
@@ -110,6 +116,35 @@ expect_violation "mutant rootEarly" \
 expect_violation "mutant decideTwice (seed 0x1db1d1)" \
   "$QUINT" run tla/era_mutants.qnt --main decideTwice --backend typescript \
   --invariant Inv --max-samples 1 --max-steps 40 --seed 0x1db1d1 --verbosity 1
+
+# ------------------------------------------ correction (checked correction)
+echo "== correction: Corrected Tree broadcast, checked correction (tla/correction*.qnt)"
+# (correction_test.qnt and correction_mutants.qnt are typechecked by the
+# test and run steps below: every quint invocation costs ~2 s of start-up)
+step "typecheck correction.qnt" "$QUINT" typecheck tla/correction.qnt
+step "test correction_test (scenarios, section 3.1's example, a big gap)" \
+  "$QUINT" test tla/correction_test.qnt --main correction_test --backend typescript --seed "$SEED"
+
+# Correct = Integrity, Payload, NoDuplicates, OnlyParticipantsCorrect,
+# Termination in every state; NonFaultyLiveness and Coverage at quiescence
+step "run correction4 Correct ($CSAMPLES samples)" \
+  crun tla/correction.qnt --main correction4 --invariant Correct --max-samples "$CSAMPLES"
+step "run correction6inorder Correct ($(( CSAMPLES * 3 / 10 )) samples, in-order tree: big gaps)" \
+  crun tla/correction.qnt --main correction6inorder --invariant Correct --max-samples "$(( CSAMPLES * 3 / 10 ))"
+# conformance with the Go machines, both directions, is the Go test
+# tla/conformance (correction_*_test.go), run by `go test ./...`
+
+# evidence: each mutant is caught by the property named
+expect_violation "correction mutant stopEarly (Coverage)" \
+  crun tla/correction_mutants.qnt --main stopEarly --invariant Coverage --max-samples "$CSAMPLES"
+expect_violation "correction mutant stopBoth (NonFaultyLiveness)" \
+  crun tla/correction_mutants.qnt --main stopBoth --invariant NonFaultyLiveness --max-samples "$CSAMPLES"
+expect_violation "correction mutant uncoloredCorrect (Integrity)" \
+  crun tla/correction_mutants.qnt --main uncoloredCorrect --invariant Integrity --max-samples "$CSAMPLES"
+expect_violation "correction mutant noMask (NoDuplicates)" \
+  crun tla/correction_mutants.qnt --main noMask --invariant NoDuplicates --max-samples "$CSAMPLES"
+expect_violation "correction mutant noLimit (Termination)" \
+  crun tla/correction_mutants.qnt --main noLimit --invariant Termination --max-samples "$CSAMPLES"
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"

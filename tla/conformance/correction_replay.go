@@ -1,0 +1,236 @@
+package conformance
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/statemachine/correction"
+)
+
+// CorrInstance is an instance module of correction.qnt and the Go model
+// with the same parameters.
+type CorrInstance struct {
+	Module string // e.g. "correction4"
+	P, F   int
+	Tree   correction.TreeKind // BinomialInterleaved or BinomialInOrder
+}
+
+// CorrInstances are the instance modules of correction.qnt.
+var CorrInstances = []CorrInstance{
+	{"correction3", 3, 1, correction.BinomialInterleaved},
+	{"correction4", 4, 2, correction.BinomialInterleaved},
+	{"correction5", 5, 2, correction.BinomialInterleaved},
+	{"correction6inorder", 6, 2, correction.BinomialInOrder},
+}
+
+// Params are the registry parameters of the instance: checked correction,
+// synchronized start, up to F non-root failures before the start (the
+// root survives), the full (not Compact) node state.
+func (in CorrInstance) Params(mut mutant.Name) registry.CorrectionParams {
+	return registry.CorrectionParams{
+		P: in.P, Tree: correction.Tree{Kind: in.Tree}, Correction: correction.Checked,
+		Start: correction.Synchronized, Faults: in.F, FaultsBeforeCorrection: true, Mutant: mut,
+	}
+}
+
+// Model is the Go environment of the instance.
+func (in CorrInstance) Model(mut mutant.Name) (*env.Model, error) {
+	return registry.NewCorrectionModel(in.Params(mut))
+}
+
+// qual is the name the instance is imported as in generated Quint
+// modules: "c4" for correction4 (the module names themselves are taken).
+func (in CorrInstance) qual() string { return "c" + strings.TrimPrefix(in.Module, "correction") }
+
+// quintImport imports the instance from correction.qnt at importPath
+// (e.g. "./correction"), qualified by in.qual(); the importing module
+// also imports trees.* from there.
+func (in CorrInstance) quintImport(importPath string) string {
+	tree := "binomial"
+	if in.Tree == correction.BinomialInOrder {
+		tree = "binomialInOrder"
+	}
+	return fmt.Sprintf("  import correction(P = %d, F = %d, CHILDREN = %s(%d), VARIANT = \"\") as %s from %q\n",
+		in.P, in.F, tree, in.P, in.qual(), importPath)
+}
+
+// ReplayCorrectionITF replays the ITF trace at path, written by `quint run
+// --mbt` on module in.Module of correction.qnt, on the Go machines of the
+// instance (a deliberately broken variant when mut is set: a check that
+// the comparison notices a wrong rule). Every spec step is one Go action:
+//
+//	Broadcast          Call at the root
+//	RecvTree(m)        Deliver m (index among the distinct messages src -> dst)
+//	RecvCorrection(m)  Deliver m
+//	Clock              Clock
+//	Start(p)           Fire(p, TimerStart)
+//	SendSlot(p)        Fire(p, TimerSendSlot)
+//	Crash(p)           Crash(p)
+//
+// After every step the spec's state is compared with the Go world's
+// (CorrState); the first difference is a *Divergence.
+func ReplayCorrectionITF(path string, in CorrInstance, mut mutant.Name) (Stats, error) {
+	var st Stats
+	tr, err := readITF(path)
+	if err != nil {
+		return st, err
+	}
+	if len(tr.States) == 0 {
+		return st, fmt.Errorf("%s: no states", path)
+	}
+	st.SpecSteps = len(tr.States) - 1
+	m, err := in.Model(mut)
+	if err != nil {
+		return st, err
+	}
+	w := m.Init()[0]
+	div := func(i int, diff string) error {
+		s := tr.States[i]
+		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: corrPicks(s), Diff: diff}
+	}
+	compare := func(i int) error {
+		spec, err := fromCorrectionSpec(tr.States[i])
+		if err != nil {
+			return err
+		}
+		if len(spec.Nodes) != in.P {
+			return fmt.Errorf("%s: %d processes in the trace, the instance %s has P = %d", path, len(spec.Nodes), in.Module, in.P)
+		}
+		got, err := FromCorrectionWorld(w)
+		if err != nil {
+			return div(i, err.Error())
+		}
+		st.Compared++
+		if d := cmp.Diff(spec, got); d != "" {
+			return div(i, d)
+		}
+		return nil
+	}
+	if err := compare(0); err != nil {
+		return st, err
+	}
+	var buf []checker.Action
+	for i := 1; i < len(tr.States); i++ {
+		act, err := corrGoAction(w, tr.States[i])
+		if err != nil {
+			return st, div(i, err.Error())
+		}
+		buf = m.Actions(w, buf[:0])
+		if !slices.Contains(buf, act) {
+			return st, div(i, fmt.Sprintf("Go action %s (%v) is not enabled", env.KindName(act.Kind), act))
+		}
+		if w, err = m.Apply(w, act); err != nil {
+			return st, div(i, err.Error())
+		}
+		st.GoSteps++
+		if err := compare(i); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// corrGoAction maps the spec step that led to state s to an env action.
+func corrGoAction(w *env.World, s map[string]any) (a checker.Action, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("bad picks: %v", r)
+		}
+	}()
+	get := func(name string) any {
+		v, ok := pick(s, name)
+		if !ok {
+			panic("no pick " + name)
+		}
+		return v
+	}
+	switch name := s["mbt::actionTaken"]; name {
+	case "Broadcast":
+		return checker.Action{Kind: env.Call, P: 0}, nil
+	case "RecvTree", "RecvCorrection":
+		msg := asCorrMsg(get("m"))
+		i, found := corrMsgIndex(w, msg)
+		if !found {
+			return a, fmt.Errorf("%v is not in flight on the Go side", msg)
+		}
+		return checker.Action{Kind: env.Deliver, P: int32(msg.Dst), Q: int32(msg.Src), I: int32(i)}, nil
+	case "Clock":
+		return checker.Action{Kind: env.Clock}, nil
+	case "Start":
+		return checker.Action{Kind: env.Fire, P: int32(asInt(get("p"))), I: int32(correction.TimerStart)}, nil
+	case "SendSlot":
+		return checker.Action{Kind: env.Fire, P: int32(asInt(get("p"))), I: int32(correction.TimerSendSlot)}, nil
+	case "Crash":
+		return checker.Action{Kind: env.Crash, P: int32(asInt(get("p")))}, nil
+	default:
+		return a, fmt.Errorf("unknown spec action %v", name)
+	}
+}
+
+// corrMsgIndex is the operand I of Deliver for msg: its position among
+// the distinct messages in flight from msg.Src to msg.Dst, in canonical
+// order (env.World.InFlight lists one envelope per copy, in that order).
+func corrMsgIndex(w *env.World, msg CorrMsg) (int, bool) {
+	i, prev := -1, CorrMsg{}
+	for _, e := range w.InFlight() {
+		if int(e.To) != msg.Dst || int(e.From) != msg.Src {
+			continue
+		}
+		m := CorrMsgOf(e.From, e.To, e.Msg)
+		if i < 0 || m != prev {
+			i++
+			prev = m
+		}
+		if m == msg {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// nthCorrMsg is the i-th distinct message in flight from q to p.
+func nthCorrMsg(w *env.World, q, p core.Rank, i int) (CorrMsg, bool) {
+	j, prev := -1, CorrMsg{}
+	for _, e := range w.InFlight() {
+		if e.To != p || e.From != q {
+			continue
+		}
+		m := CorrMsgOf(e.From, e.To, e.Msg)
+		if j < 0 || m != prev {
+			j++
+			prev = m
+		}
+		if j == i {
+			return m, true
+		}
+	}
+	return CorrMsg{}, false
+}
+
+// corrPicks formats the Some picks of a state, e.g. "p=1".
+func corrPicks(s map[string]any) string {
+	var out string
+	for _, k := range []string{"p", "m"} {
+		if v, ok := pick(s, k); ok {
+			if out != "" {
+				out += " "
+			}
+			if k == "m" {
+				func() {
+					defer func() { recover() }()
+					v = asCorrMsg(v)
+				}()
+			}
+			out += fmt.Sprintf("%s=%v", k, v)
+		}
+	}
+	return out
+}
