@@ -42,7 +42,7 @@ const (
 func Correction() []checker.Property[*env.World] {
 	return []checker.Property[*env.World]{
 		{Name: BcastIntegrity, Kind: checker.Transition,
-			Doc:       "an uncolored process becomes colored only by receiving a message from a colored process (the root by its Broadcast call) (§2.1 Integrity)",
+			Doc:       "a process becomes colored only by receiving a message (the root by its Broadcast call), and sends only while colored, so every message comes from a colored process (§2.1 Integrity)",
 			CheckStep: bcastIntegrity, Reads: checker.ReadsStep},
 		{Name: BcastPayloadIsRoot, Kind: checker.Invariant,
 			Doc:   "every delivered value is the root's broadcast value (§2.1 Integrity)",
