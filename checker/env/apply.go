@@ -26,46 +26,8 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	*nw = World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
 		clock: s.clock, depth: s.depth + 1, last: a, actor: core.NoRank}
 	n := m.cfg.N
-	if a.Kind == Tick {
-		if a.P != 0 || a.Q != 0 || a.I != 0 || !m.tickDue(s) {
-			return nil, notEnabled(a, "no round due (one is due once nothing but crashes is enabled and a timer waits for the next round)")
-		}
-		each(s.root, m.height, 0, func(i int, r *proc) bool {
-			if r.live && len(r.next) > 0 {
-				mp := t.mut(i)
-				for _, id := range mp.next {
-					mp.timers = armTimer(mp.timers, id)
-				}
-				mp.next = nil
-			}
-			return true
-		})
-		t.commit(func(i int, r *proc) agg {
-			r.fp = m.procFP(r, s.alt, i)
-			return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
-		})
-		nw.root = t.root
-		return nw, nil
-	}
-	if a.Kind == Clock {
-		if a.P != 0 || a.Q != 0 || a.I != 0 || !m.clockDue(s) {
-			return nil, notEnabled(a, "no wakeup due (one is due once nothing but crashes is enabled)")
-		}
-		id := m.cfg.Wakeups[s.clock]
-		nw.clock++
-		each(s.root, m.height, 0, func(i int, r *proc) bool {
-			if r.live {
-				mp := t.mut(i)
-				mp.timers = armTimer(mp.timers, id)
-			}
-			return true
-		})
-		t.commit(func(i int, r *proc) agg {
-			r.fp = m.procFP(r, s.alt, i)
-			return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
-		})
-		nw.root = t.root
-		return nw, nil
+	if a.Kind == Tick || a.Kind == Clock {
+		return m.applyGlobal(s, a, nw, &t)
 	}
 	p, q := core.Rank(a.P), core.Rank(a.Q)
 	if !p.Valid(n) {
@@ -296,4 +258,43 @@ func (m *Model) newWorld(t *tx) *World {
 	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
 	t.root = l
 	return w
+}
+
+// applyGlobal applies a Tick or a Clock, the two actions that change every
+// live process: a Tick fires the timers armed for the next round from now
+// on, a Clock arms the next Config.Wakeups timer everywhere.
+func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*World, error) {
+	if a.P != 0 || a.Q != 0 || a.I != 0 {
+		return nil, notEnabled(a, "a global action has no operands")
+	}
+	var arm func(mp *proc)
+	switch {
+	case a.Kind == Tick && m.tickDue(s):
+		arm = func(mp *proc) {
+			for _, id := range mp.next {
+				mp.timers = armTimer(mp.timers, id)
+			}
+			mp.next = nil
+		}
+	case a.Kind == Clock && m.clockDue(s):
+		id := m.cfg.Wakeups[s.clock]
+		nw.clock++
+		arm = func(mp *proc) { mp.timers = armTimer(mp.timers, id) }
+	case a.Kind == Tick:
+		return nil, notEnabled(a, "no round due (one is due once nothing but crashes is enabled and a timer waits for the next round)")
+	default:
+		return nil, notEnabled(a, "no wakeup due (one is due once nothing but crashes is enabled)")
+	}
+	each(s.root, m.height, 0, func(i int, r *proc) bool {
+		if r.live && (a.Kind == Clock || len(r.next) > 0) {
+			arm(t.mut(i))
+		}
+		return true
+	})
+	t.commit(func(i int, r *proc) agg {
+		r.fp = m.procFP(r, s.alt, i)
+		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
+	})
+	nw.root = t.root
+	return nw, nil
 }
