@@ -127,24 +127,27 @@ step "test correction_test (scenarios, section 3.1's example, a big gap)" \
 
 # Correct = Integrity, Payload, NoDuplicates, OnlyParticipantsCorrect,
 # Termination in every state; NonFaultyLiveness and Coverage at quiescence
-step "run correction4 Correct ($CSAMPLES samples)" \
-  crun tla/correction.qnt --main correction4 --invariant Correct --max-samples "$CSAMPLES"
-step "run correction6inorder Correct ($(( CSAMPLES * 3 / 10 )) samples, in-order tree: big gaps)" \
-  crun tla/correction.qnt --main correction6inorder --invariant Correct --max-samples "$(( CSAMPLES * 3 / 10 ))"
+# ccorrect MODULE SAMPLES [NOTE]: correction.qnt's MODULE satisfies Correct
+ccorrect() {
+  step "run $1 Correct ($2 samples${3:+, $3})" \
+    crun tla/correction.qnt --main "$1" --invariant Correct --max-samples "$2"
+}
+ccorrect correction4 "$CSAMPLES"
+ccorrect correction6inorder "$(( CSAMPLES * 3 / 10 ))" "in-order tree: big gaps"
 # conformance with the Go machines, both directions, is the Go test
 # tla/conformance (correction_*_test.go), run by `go test ./...`
 
 # evidence: each mutant is caught by the property named
-expect_violation "correction mutant stopEarly (Coverage)" \
-  crun tla/correction_mutants.qnt --main stopEarly --invariant Coverage --max-samples "$CSAMPLES"
-expect_violation "correction mutant stopBoth (NonFaultyLiveness)" \
-  crun tla/correction_mutants.qnt --main stopBoth --invariant NonFaultyLiveness --max-samples "$CSAMPLES"
-expect_violation "correction mutant uncoloredCorrect (Integrity)" \
-  crun tla/correction_mutants.qnt --main uncoloredCorrect --invariant Integrity --max-samples "$CSAMPLES"
-expect_violation "correction mutant noMask (NoDuplicates)" \
-  crun tla/correction_mutants.qnt --main noMask --invariant NoDuplicates --max-samples "$CSAMPLES"
-expect_violation "correction mutant noLimit (Termination)" \
-  crun tla/correction_mutants.qnt --main noLimit --invariant Termination --max-samples "$CSAMPLES"
+# cmutant MODULE INVARIANT: correction_mutants.qnt's MODULE violates INVARIANT
+cmutant() {
+  expect_violation "correction mutant $1 ($2)" \
+    crun tla/correction_mutants.qnt --main "$1" --invariant "$2" --max-samples "$CSAMPLES"
+}
+cmutant stopEarly Coverage
+cmutant stopBoth NonFaultyLiveness
+cmutant uncoloredCorrect Integrity
+cmutant noMask NoDuplicates
+cmutant noLimit Termination
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"

@@ -87,21 +87,7 @@ func TestCorrectionMutantsCaught(t *testing.T) {
 		seen[c.mutant] = true
 		t.Run(string(c.mutant), func(t *testing.T) {
 			r := correctionRunner(t, append(slices.Clone(c.args), "--mutant", string(c.mutant)), c.lose)
-			res := r.BFS(checker.Options{})
-			if res.Err != nil {
-				t.Fatal(res.Err)
-			}
-			if len(res.Violations) == 0 {
-				t.Fatalf("mutant survived %d states (complete=%v)", res.States, res.Complete)
-			}
-			tr := res.Violations[0]
-			if tr.Violation.Property != c.property || len(tr.Steps) != c.steps {
-				t.Fatalf("caught by %s in %d steps, want %s in %d:\n%s", tr.Violation.Property, len(tr.Steps), c.property, c.steps, tr)
-			}
-			var ve *checker.ViolationError
-			if err := r.Replay(tr); !errors.As(err, &ve) || ve.Violation.Property != c.property {
-				t.Fatalf("replay: %v", err)
-			}
+			res, tr := mustCatch(t, r, c.property, c.steps)
 			t.Logf("%s after %d steps, %d states", c.property, len(tr.Steps), res.States)
 
 			ok := correctionRunner(t, c.args, c.lose).BFS(checker.Options{MaxDepth: c.correctDepth})

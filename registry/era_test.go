@@ -98,21 +98,7 @@ func TestERAMutantsCaught(t *testing.T) {
 				t.Skip("N=4 bounds take seconds; skipped in -short")
 			}
 			r := build(t, "era", append(c.args, "--mutant", c.mutant)...)
-			res := r.BFS(checker.Options{})
-			if res.Err != nil {
-				t.Fatal(res.Err)
-			}
-			if len(res.Violations) == 0 {
-				t.Fatalf("mutant survived %d states (complete=%v)", res.States, res.Complete)
-			}
-			tr := res.Violations[0]
-			if tr.Violation.Property != c.property || len(tr.Steps) != c.steps {
-				t.Fatalf("caught by %s in %d steps, want %s in %d:\n%s", tr.Violation.Property, len(tr.Steps), c.property, c.steps, tr)
-			}
-			var ve *checker.ViolationError
-			if err := r.Replay(tr); !errors.As(err, &ve) || ve.Violation.Property != c.property {
-				t.Fatalf("replay: %v", err)
-			}
+			mustCatch(t, r, c.property, c.steps)
 			// The correct protocol holds at the same bounds.
 			key := strings.Join(c.args, " ")
 			if correct[key] {
@@ -130,6 +116,30 @@ func TestERAMutantsCaught(t *testing.T) {
 			t.Errorf("mutant %s has no test", m)
 		}
 	}
+}
+
+// mustCatch runs r's breadth-first search (the runner of a mutant), which
+// must find a shortest counterexample that violates property in steps
+// steps and replays to the same violation; it returns the search's result
+// and that counterexample.
+func mustCatch(t *testing.T, r Runner, property string, steps int) (*checker.Result, *checker.Trace) {
+	t.Helper()
+	res := r.BFS(checker.Options{})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.Violations) == 0 {
+		t.Fatalf("mutant survived %d states (complete=%v)", res.States, res.Complete)
+	}
+	tr := res.Violations[0]
+	if tr.Violation.Property != property || len(tr.Steps) != steps {
+		t.Fatalf("caught by %s in %d steps, want %s in %d:\n%s", tr.Violation.Property, len(tr.Steps), property, steps, tr)
+	}
+	var ve *checker.ViolationError
+	if err := r.Replay(tr); !errors.As(err, &ve) || ve.Violation.Property != property {
+		t.Fatalf("replay: %v", err)
+	}
+	return res, tr
 }
 
 // TestERANoGrandchildrenByDFS: N = 5 with 2 crashes is beyond breadth-first

@@ -54,30 +54,40 @@ func walk(t testing.TB, n, f, nags int, seed uint64) (*env.Model, *checker.Trace
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr, _ := sampleWalk(t, m, r, seed, 500)
+	return m, tr
+}
+
+// sampleWalk steps m from its first initial state by env.Model.Sample with
+// r, at most maxSteps steps or until none is enabled; it returns the trace
+// (recording seed) and the world reached.
+func sampleWalk(t testing.TB, m *env.Model, r *rand.Rand, seed uint64, maxSteps int) (*checker.Trace, *env.World) {
 	w := m.Init()[0]
 	tr := &checker.Trace{Model: m.Name(), Seed: &seed}
 	var buf []checker.Action
-	for len(tr.Steps) < 500 {
+	for len(tr.Steps) < maxSteps {
 		a, ok := m.Sample(w, r, buf)
 		if !ok {
 			break
 		}
 		tr.Steps = append(tr.Steps, checker.Step{Action: a, Text: m.Describe(w, a)})
+		var err error
 		if w, err = m.Apply(w, a); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return m, tr
+	return tr, w
 }
 
-// quintTest copies era_go.qnt next to the generated module and runs
-// `quint test` on it; it returns quint's output and whether all passed.
-func quintTest(t testing.TB, quint, dir, file, module string) (string, bool) {
-	src, err := os.ReadFile(filepath.Join(tlaDir(t), "era_go.qnt"))
+// quintTest copies the spec (a file of tla/, e.g. "era_go.qnt") next to
+// the generated module and runs `quint test` on it; it returns quint's
+// output and whether all tests passed.
+func quintTest(t testing.TB, spec, quint, dir, file, module string) (string, bool) {
+	src, err := os.ReadFile(filepath.Join(tlaDir(t), spec))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "era_go.qnt"), src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, spec), src, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(quint, "test", filepath.Join(dir, file), "--main", module,
@@ -135,15 +145,7 @@ func TestCheckerTracesInSpec(t *testing.T) {
 			}
 			runs = append(runs, g.QuintRun(it.name+"Test"))
 			if *update && (it.name == "uniformCounterexample" || it.name == "walk4_seed0") {
-				if err := os.MkdirAll(committed, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(committed, it.name+".itf.json"), b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := it.tr.WriteFile(filepath.Join(committed, it.name+".trace.json")); err != nil {
-					t.Fatal(err)
-				}
+				writeCommitted(t, committed, it.name, b, it.tr)
 			}
 		}
 		src := QuintModule(module, "./era_go", n, f, nags, runs...)
@@ -158,11 +160,26 @@ func TestCheckerTracesInSpec(t *testing.T) {
 			}
 		}
 		t0 := time.Now()
-		out, ok := quintTest(t, quint, dir, file, module)
+		out, ok := quintTest(t, "era_go.qnt", quint, dir, file, module)
 		if !ok || strings.Count(out, "ok ") < len(items) {
 			t.Fatalf("%s: Go traces do not replay in the spec (generated %s):\n%s", module, filepath.Join(dir, file), out)
 		}
 		t.Logf("%s: %d Go traces (%d steps) replay in eraGo (quint test %.1fs)", module, len(items), steps, time.Since(t0).Seconds())
+	}
+}
+
+// writeCommitted writes a Go trace into the committed directory (created if
+// missing): its ITF itf as name.itf.json, the checker trace tr as
+// name.trace.json.
+func writeCommitted(t testing.TB, committed, name string, itf []byte, tr *checker.Trace) {
+	if err := os.MkdirAll(committed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(committed, name+".itf.json"), itf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.WriteFile(filepath.Join(committed, name+".trace.json")); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -190,7 +207,7 @@ func TestQuintReplayDetectsMismatch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "replayBroken.qnt"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, ok := quintTest(t, quint, dir, "replayBroken.qnt", "replayBroken"); ok {
+	if out, ok := quintTest(t, "era_go.qnt", quint, dir, "replayBroken.qnt", "replayBroken"); ok {
 		t.Fatalf("quint test passed on a wrong expected state:\n%s", out)
 	}
 }

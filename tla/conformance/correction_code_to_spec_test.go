@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,41 +36,11 @@ func corrWalk(t testing.TB, in CorrInstance, mut mutant.Name, seed uint64) (*env
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := rand.New(rand.NewPCG(seed, 0xc0cc))
-	w := m.Init()[0]
-	tr := &checker.Trace{Model: m.Name(), Seed: &seed}
-	var buf []checker.Action
-	for len(tr.Steps) < 1000 {
-		a, ok := m.Sample(w, r, buf)
-		if !ok {
-			break
-		}
-		tr.Steps = append(tr.Steps, checker.Step{Action: a, Text: m.Describe(w, a)})
-		if w, err = m.Apply(w, a); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tr, w := sampleWalk(t, m, rand.New(rand.NewPCG(seed, 0xc0cc)), seed, 1000)
 	if !m.Quiescent(w) {
 		t.Fatalf("walk %d of %s did not reach quiescence in %d steps", seed, in.Module, len(tr.Steps))
 	}
 	return m, tr
-}
-
-// quintTestCorrection copies correction.qnt next to the generated module
-// and runs `quint test` on it; it returns quint's output and whether all
-// tests passed.
-func quintTestCorrection(t testing.TB, quint, dir, file, module string) (string, bool) {
-	src, err := os.ReadFile(filepath.Join(tlaDir(t), "correction.qnt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "correction.qnt"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(quint, "test", filepath.Join(dir, file), "--main", module,
-		"--backend", "typescript", "--seed", "1", "--max-samples", "1", "--verbosity", "2")
-	out, err := cmd.CombinedOutput()
-	return string(out), err == nil
 }
 
 // mutantWalk is a walk of the Go mutant checked-stop-on-first-message at
@@ -144,15 +113,7 @@ func TestCorrectionCheckerTracesInSpec(t *testing.T) {
 			}
 			runs, names = append(runs, g.QuintRun(name+"Test")), append(names, name+"Test")
 			if *update && i == 0 && gr.in == c4 {
-				if err := os.MkdirAll(committed, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(committed, name+".itf.json"), b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := tr.WriteFile(filepath.Join(committed, name+".trace.json")); err != nil {
-					t.Fatal(err)
-				}
+				writeCommitted(t, committed, name, b, tr)
 				src := CorrQuintModule("replayCorrectionWalk", "../../correction", []CorrInstance{c4}, runs[0])
 				if err := os.WriteFile(filepath.Join(committed, "replayCorrectionWalk.qnt"), []byte(src), 0o644); err != nil {
 					t.Fatal(err)
@@ -168,7 +129,7 @@ func TestCorrectionCheckerTracesInSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	out, _ := quintTestCorrection(t, quint, dir, file, module)
+	out, _ := quintTest(t, "correction.qnt", quint, dir, file, module)
 	for _, name := range names {
 		if !strings.Contains(out, "ok "+name+" passed") {
 			t.Fatalf("%s: the Go walk does not replay in the spec (generated %s):\n%s", name, filepath.Join(dir, file), out)

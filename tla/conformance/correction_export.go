@@ -1,12 +1,10 @@
 package conformance
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 	"strings"
-	"time"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -60,7 +58,7 @@ func FromCorrectionChecker(in CorrInstance, m *env.Model, tr *checker.Trace) (*C
 			}
 			s.Name = "Broadcast"
 		case env.Deliver:
-			msg, ok := nthCorrMsg(w, q, p, int(a.I))
+			msg, ok := nthInFlight(w, int(q), int(p), CorrMsgOf, int(a.I))
 			if !ok {
 				return nil, fmt.Errorf("step %d: no message %d from %v to %v", k+1, a.I, q, p)
 			}
@@ -94,8 +92,8 @@ func FromCorrectionChecker(in CorrInstance, m *env.Model, tr *checker.Trace) (*C
 // variable names (node, armed, clock, crashed, msgs) and
 // mbt::actionTaken: state i is the Go world after step i.
 func (g *CorrTrace) ITF(source string) ([]byte, error) {
-	state := func(i int, s CorrState, action string) map[string]any {
-		out := map[string]any{"#meta": map[string]any{"index": i}}
+	state := func(s CorrState) map[string]any {
+		out := map[string]any{}
 		nodes, armed := []any{}, []any{}
 		for p, n := range s.Nodes {
 			del := []any{}
@@ -127,24 +125,16 @@ func (g *CorrTrace) ITF(source string) ([]byte, error) {
 				"dst": itfInt(m.Dst), "v": itfInt(m.V)}, itfInt(s.Msgs[m])})
 		}
 		out["msgs"] = map[string]any{"#map": msgs}
-		out["mbt::actionTaken"] = action
 		return out
 	}
-	states := []any{state(0, g.Init, "init")}
-	for i, s := range g.Steps {
-		states = append(states, state(i+1, s.State, s.Name))
-	}
-	doc := map[string]any{
-		"#meta": map[string]any{
-			"format": "ITF", "source": source,
-			"description": "checker.Trace of the Go Corrected Tree machines (checker/env), abstracted to the variables of tla/correction.qnt",
-			"timestamp":   time.Now().Unix(),
-		},
-		"vars":   []string{"node", "armed", "clock", "crashed", "msgs", "mbt::actionTaken"},
-		"states": states,
-	}
-	return json.MarshalIndent(doc, "", " ")
+	return marshalITF(source,
+		"checker.Trace of the Go Corrected Tree machines (checker/env), abstracted to the variables of tla/correction.qnt",
+		[]string{"node", "armed", "clock", "crashed", "msgs", "mbt::actionTaken"},
+		g.Init, g.Steps, state)
 }
+
+// itfState is the state after the step and the spec action it is.
+func (s CorrStep) itfState() (CorrState, string) { return s.State, s.Name }
 
 // QuintRun is a Quint `run` definition named name (quint test runs the
 // names ending in "Test"): correction.qnt's replayGo of the trace, in the

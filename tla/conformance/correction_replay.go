@@ -9,7 +9,6 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
-	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/registry"
 	"github.com/ftkernel/ftkernel/statemachine/correction"
@@ -78,15 +77,10 @@ func (in CorrInstance) quintImport(importPath string) string {
 // After every step the spec's state is compared with the Go world's
 // (CorrState); the first difference is a *Divergence.
 func ReplayCorrectionITF(path string, in CorrInstance, mut mutant.Name) (Stats, error) {
-	var st Stats
-	tr, err := readITF(path)
+	st, tr, err := readReplay(path)
 	if err != nil {
 		return st, err
 	}
-	if len(tr.States) == 0 {
-		return st, fmt.Errorf("%s: no states", path)
-	}
-	st.SpecSteps = len(tr.States) - 1
 	m, err := in.Model(mut)
 	if err != nil {
 		return st, err
@@ -94,7 +88,7 @@ func ReplayCorrectionITF(path string, in CorrInstance, mut mutant.Name) (Stats, 
 	w := m.Init()[0]
 	div := func(i int, diff string) error {
 		s := tr.States[i]
-		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: corrPicks(s), Diff: diff}
+		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: formatPicks(s, []string{"p", "m"}, asCorrMsg), Diff: diff}
 	}
 	compare := func(i int) error {
 		spec, err := fromCorrectionSpec(tr.States[i])
@@ -140,24 +134,14 @@ func ReplayCorrectionITF(path string, in CorrInstance, mut mutant.Name) (Stats, 
 
 // corrGoAction maps the spec step that led to state s to an env action.
 func corrGoAction(w *env.World, s map[string]any) (a checker.Action, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("bad picks: %v", r)
-		}
-	}()
-	get := func(name string) any {
-		v, ok := pick(s, name)
-		if !ok {
-			panic("no pick " + name)
-		}
-		return v
-	}
+	defer recoverPicks(&err)
+	get := somePicks(s)
 	switch name := s["mbt::actionTaken"]; name {
 	case "Broadcast":
 		return checker.Action{Kind: env.Call, P: 0}, nil
 	case "RecvTree", "RecvCorrection":
 		msg := asCorrMsg(get("m"))
-		i, found := corrMsgIndex(w, msg)
+		i, found := inFlightIndex(w, msg.Src, msg.Dst, CorrMsgOf, msg)
 		if !found {
 			return a, fmt.Errorf("%v is not in flight on the Go side", msg)
 		}
@@ -173,64 +157,4 @@ func corrGoAction(w *env.World, s map[string]any) (a checker.Action, err error) 
 	default:
 		return a, fmt.Errorf("unknown spec action %v", name)
 	}
-}
-
-// corrMsgIndex is the operand I of Deliver for msg: its position among
-// the distinct messages in flight from msg.Src to msg.Dst, in canonical
-// order (env.World.InFlight lists one envelope per copy, in that order).
-func corrMsgIndex(w *env.World, msg CorrMsg) (int, bool) {
-	i, prev := -1, CorrMsg{}
-	for _, e := range w.InFlight() {
-		if int(e.To) != msg.Dst || int(e.From) != msg.Src {
-			continue
-		}
-		m := CorrMsgOf(e.From, e.To, e.Msg)
-		if i < 0 || m != prev {
-			i++
-			prev = m
-		}
-		if m == msg {
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// nthCorrMsg is the i-th distinct message in flight from q to p.
-func nthCorrMsg(w *env.World, q, p core.Rank, i int) (CorrMsg, bool) {
-	j, prev := -1, CorrMsg{}
-	for _, e := range w.InFlight() {
-		if e.To != p || e.From != q {
-			continue
-		}
-		m := CorrMsgOf(e.From, e.To, e.Msg)
-		if j < 0 || m != prev {
-			j++
-			prev = m
-		}
-		if j == i {
-			return m, true
-		}
-	}
-	return CorrMsg{}, false
-}
-
-// corrPicks formats the Some picks of a state, e.g. "p=1".
-func corrPicks(s map[string]any) string {
-	var out string
-	for _, k := range []string{"p", "m"} {
-		if v, ok := pick(s, k); ok {
-			if out != "" {
-				out += " "
-			}
-			if k == "m" {
-				func() {
-					defer func() { recover() }()
-					v = asCorrMsg(v)
-				}()
-			}
-			out += fmt.Sprintf("%s=%v", k, v)
-		}
-	}
-	return out
 }

@@ -118,10 +118,7 @@ func quintCorrectionTraces(t testing.TB, quint, dir, module string, n int, seed 
 func TestCorrectionSpecTracesConform(t *testing.T) {
 	quint := quintBin(t)
 	k := envInt("QUINT_CONFORMANCE_TRACES", 60)
-	seed := os.Getenv("QUINT_SEED")
-	if seed == "" {
-		seed = "20240611"
-	}
+	seed := quintSeed()
 	for _, in := range CorrInstances {
 		if os.Getenv("CORRECTION_CONFORMANCE_ALL") != "1" && in.Module != "correction4" && in.Module != "correction6inorder" {
 			continue

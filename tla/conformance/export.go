@@ -66,7 +66,7 @@ func FromChecker(m *env.Model, tr *checker.Trace, nags int) (*GoTrace, error) {
 		s := SpecStep{Actor: int(a.P), State: FromWorld(states[k+1], nags), Text: st.Text}
 		switch a.Kind {
 		case env.Deliver, env.Lose:
-			msg, ok := nthMsg(w, q, p, int(a.I))
+			msg, ok := nthInFlight(w, int(q), int(p), MsgOf, int(a.I))
 			if !ok {
 				return nil, fmt.Errorf("step %d: no message %d from %v to %v", k+1, a.I, q, p)
 			}
@@ -97,25 +97,6 @@ func FromChecker(m *env.Model, tr *checker.Trace, nags int) (*GoTrace, error) {
 	return g, nil
 }
 
-// nthMsg is the i-th distinct message in flight from q to p.
-func nthMsg(w *env.World, q, p core.Rank, i int) (Msg, bool) {
-	j, prev := -1, Msg{}
-	for _, e := range w.InFlight() {
-		if e.To != p || e.From != q {
-			continue
-		}
-		m := MsgOf(e.From, e.To, e.Msg)
-		if j < 0 || m != prev {
-			j++
-			prev = m
-		}
-		if j == i {
-			return m, true
-		}
-	}
-	return Msg{}, false
-}
-
 // ITF writes the trace in the Informal Trace Format with the spec's
 // variable names (S, requested, result, current, status, contributed,
 // input, crashed, msgs, decided) and mbt::actionTaken. State i is the Go
@@ -126,8 +107,8 @@ func (g *GoTrace) ITF(source string) ([]byte, error) {
 	for a := range ags {
 		ags[a] = a
 	}
-	state := func(i int, s State, action string) map[string]any {
-		out := map[string]any{"#meta": map[string]any{"index": i}}
+	state := func(s State) map[string]any {
+		out := map[string]any{}
 		dead := []any{}
 		for p, pr := range s.Procs {
 			dead = append(dead, []any{itfInt(p), itfSet(pr.S)})
@@ -146,24 +127,45 @@ func (g *GoTrace) ITF(source string) ([]byte, error) {
 			msgs = append(msgs, []any{itfMsg(m), itfInt(s.Msgs[m])})
 		}
 		out["msgs"] = map[string]any{"#map": msgs}
+		return out
+	}
+	return marshalITF(source,
+		"checker.Trace of the Go ERA machines (checker/env), abstracted to the variables of tla/era_go.qnt; msgs: to live processes only",
+		[]string{"S", "requested", "result", "current", "status", "contributed", "input", "crashed", "msgs", "decided", "mbt::actionTaken"},
+		g.Init, g.Steps, state)
+}
+
+// marshalITF is the ITF document of a Go trace: its source and
+// description, the spec's variable names (vars) and its states, the
+// initial state init and the state after each step, with the spec action
+// that led to it ("init" for the first) as mbt::actionTaken; vals gives
+// the spec's variables of a state.
+func marshalITF[S any, T interface{ itfState() (S, string) }](source, description string, vars []string, init S, steps []T, vals func(S) map[string]any) ([]byte, error) {
+	state := func(i int, s S, action string) any {
+		out := vals(s)
+		out["#meta"] = map[string]any{"index": i}
 		out["mbt::actionTaken"] = action
 		return out
 	}
-	states := []any{state(0, g.Init, "init")}
-	for i, s := range g.Steps {
-		states = append(states, state(i+1, s.State, s.Name))
+	states := []any{state(0, init, "init")}
+	for i, st := range steps {
+		s, action := st.itfState()
+		states = append(states, state(i+1, s, action))
 	}
 	doc := map[string]any{
 		"#meta": map[string]any{
 			"format": "ITF", "source": source,
-			"description": "checker.Trace of the Go ERA machines (checker/env), abstracted to the variables of tla/era_go.qnt; msgs: to live processes only",
+			"description": description,
 			"timestamp":   time.Now().Unix(),
 		},
-		"vars":   []string{"S", "requested", "result", "current", "status", "contributed", "input", "crashed", "msgs", "decided", "mbt::actionTaken"},
+		"vars":   vars,
 		"states": states,
 	}
 	return json.MarshalIndent(doc, "", " ")
 }
+
+// itfState is the state after the step and the spec action it is.
+func (s SpecStep) itfState() (State, string) { return s.State, s.Name }
 
 // QuintRun is a Quint `run` definition named name (quint test runs the
 // names ending in "Test") that takes the trace's

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"iter"
 	"path/filepath"
 	"slices"
 
@@ -51,15 +52,10 @@ func ReplayITF(path string, f int) (Stats, error) {
 // ReplayITFMutant is ReplayITF on the Go machines of a deliberately broken
 // variant (era.Mutants): a check that the comparison notices a wrong rule.
 func ReplayITFMutant(path string, f int, mut mutant.Name) (Stats, error) {
-	var st Stats
-	tr, err := readITF(path)
+	st, tr, err := readReplay(path)
 	if err != nil {
 		return st, err
 	}
-	if len(tr.States) == 0 {
-		return st, fmt.Errorf("%s: no states", path)
-	}
-	st.SpecSteps = len(tr.States) - 1
 	s0 := tr.States[0]
 	inputs := map[int]map[int]int{}
 	for p, v := range intKeyed(s0["input"]) {
@@ -101,7 +97,7 @@ func ReplayITFMutant(path string, f int, mut mutant.Name) (Stats, error) {
 	w := m.Init()[0]
 	div := func(i int, diff string) error {
 		s := tr.States[i]
-		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: picks(s), Diff: diff}
+		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: formatPicks(s, []string{"p", "q", "a", "m"}, asMsg), Diff: diff}
 	}
 	compare := func(i int) error {
 		spec, err := fromSpec(tr.States[i])
@@ -152,21 +148,26 @@ func ReplayITFMutant(path string, f int, mut mutant.Name) (Stats, error) {
 	return st, nil
 }
 
+// readReplay reads the ITF trace at path to replay it: the trace, which
+// has states, and the Stats of its replay with SpecSteps set.
+func readReplay(path string) (Stats, *itfTrace, error) {
+	var st Stats
+	tr, err := readITF(path)
+	if err != nil {
+		return st, nil, err
+	}
+	if len(tr.States) == 0 {
+		return st, nil, fmt.Errorf("%s: no states", path)
+	}
+	st.SpecSteps = len(tr.States) - 1
+	return st, tr, nil
+}
+
 // goAction maps the spec step that led to state s to an env action, or
 // ok = false for a spec step the Go environment has no counterpart for.
 func goAction(w *env.World, s map[string]any) (a checker.Action, ok bool, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("bad picks: %v", r)
-		}
-	}()
-	get := func(name string) any {
-		v, ok := pick(s, name)
-		if !ok {
-			panic("no pick " + name)
-		}
-		return v
-	}
+	defer recoverPicks(&err)
+	get := somePicks(s)
 	switch name := s["mbt::actionTaken"]; name {
 	case "CallAgreement":
 		p, ag := asInt(get("p")), asInt(get("a"))
@@ -184,7 +185,7 @@ func goAction(w *env.World, s map[string]any) (a checker.Action, ok bool, err er
 			}
 			kind = env.Lose
 		}
-		i, found := msgIndex(w, msg)
+		i, found := inFlightIndex(w, msg.Src, msg.Dst, MsgOf, msg)
 		if !found {
 			return a, false, fmt.Errorf("%v is not in flight on the Go side", msg)
 		}
@@ -200,20 +201,55 @@ func goAction(w *env.World, s map[string]any) (a checker.Action, ok bool, err er
 	}
 }
 
-// msgIndex is the operand I of Deliver/Lose for msg: its position among
-// the distinct messages in flight from msg.Src to msg.Dst, in canonical
-// order (env.World.InFlight lists one envelope per copy, in that order).
-func msgIndex(w *env.World, msg Msg) (int, bool) {
-	i, prev := -1, Msg{}
-	for _, e := range w.InFlight() {
-		if int(e.To) != msg.Dst || int(e.From) != msg.Src {
-			continue
+// recoverPicks, deferred by a function mapping a spec step to a Go action,
+// makes a panic on the step's picks (a missing pick, one of the wrong
+// shape) its error.
+func recoverPicks(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("bad picks: %v", r)
+	}
+}
+
+// somePicks gives the value of a Some pick of state s by name; it panics
+// when there is none (see recoverPicks).
+func somePicks(s map[string]any) func(name string) any {
+	return func(name string) any {
+		v, ok := pick(s, name)
+		if !ok {
+			panic("no pick " + name)
 		}
-		m := MsgOf(e.From, e.To, e.Msg)
-		if i < 0 || m != prev {
-			i++
-			prev = m
+		return v
+	}
+}
+
+// distinctInFlight yields, in canonical order, the distinct messages in
+// flight from src to dst, abstracted by of (MsgOf, CorrMsgOf), with their
+// index among them: the operand I of Deliver/Lose
+// (env.World.InFlight lists one envelope per copy, in that order).
+func distinctInFlight[M comparable](w *env.World, src, dst int, of func(src, dst core.Rank, m core.Message) M) iter.Seq2[int, M] {
+	return func(yield func(int, M) bool) {
+		i, prev := -1, *new(M)
+		for _, e := range w.InFlight() {
+			if int(e.To) != dst || int(e.From) != src {
+				continue
+			}
+			m := of(e.From, e.To, e.Msg)
+			if i < 0 || m != prev {
+				i++
+				prev = m
+				if !yield(i, m) {
+					return
+				}
+			}
 		}
+	}
+}
+
+// inFlightIndex is the operand I of Deliver/Lose for msg, sent from src to
+// dst: its position among the distinct messages in flight from src to dst
+// (see distinctInFlight).
+func inFlightIndex[M comparable](w *env.World, src, dst int, of func(src, dst core.Rank, m core.Message) M, msg M) (int, bool) {
+	for i, m := range distinctInFlight(w, src, dst, of) {
 		if m == msg {
 			return i, true
 		}
@@ -221,10 +257,23 @@ func msgIndex(w *env.World, msg Msg) (int, bool) {
 	return 0, false
 }
 
-// picks formats the Some picks of a state, e.g. "p=1 a=0".
-func picks(s map[string]any) string {
+// nthInFlight is the i-th distinct message in flight from src to dst (see
+// distinctInFlight).
+func nthInFlight[M comparable](w *env.World, src, dst int, of func(src, dst core.Rank, m core.Message) M, i int) (M, bool) {
+	for j, m := range distinctInFlight(w, src, dst, of) {
+		if j == i {
+			return m, true
+		}
+	}
+	return *new(M), false
+}
+
+// formatPicks formats the Some picks of a state among keys, in that order,
+// e.g. "p=1 a=0"; the message pick m is shown as asMsg decodes it (as
+// picked when it does not decode).
+func formatPicks[M any](s map[string]any, keys []string, asMsg func(any) M) string {
 	var out string
-	for _, k := range []string{"p", "q", "a", "m"} {
+	for _, k := range keys {
 		if v, ok := pick(s, k); ok {
 			if out != "" {
 				out += " "

@@ -53,6 +53,15 @@ func envInt(name string, def int) int {
 	return def
 }
 
+// quintSeed is the seed of the quint runs: the knob QUINT_SEED, by default
+// 20240611 (as in ci/quint.sh).
+func quintSeed() string {
+	if seed := os.Getenv("QUINT_SEED"); seed != "" {
+		return seed
+	}
+	return "20240611"
+}
+
 // specInstance is a module of era_go.qnt and its crash budget F.
 type specInstance struct {
 	module string
@@ -105,10 +114,7 @@ func TestSpecTracesConformCommitted(t *testing.T) {
 func TestSpecTracesConform(t *testing.T) {
 	quint := quintBin(t)
 	k := envInt("QUINT_CONFORMANCE_TRACES", 150)
-	seed := os.Getenv("QUINT_SEED")
-	if seed == "" {
-		seed = "20240611"
-	}
+	seed := quintSeed()
 	insts := []specInstance{
 		{"eraGo3", 2, k}, {"eraGo4", 2, 2 * k}, {"eraGo3x2", 2, k / 2},
 	}
