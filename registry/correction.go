@@ -46,6 +46,9 @@ type CorrectionParams struct {
 	// round every process with a send slot sends one message, and every
 	// message of the round is delivered, in any order, before the next.
 	Rounds bool
+	// LoseOnCrash lets the messages in flight from a crashed process be
+	// lost (env.Config.LoseOnCrash), each loss its own step.
+	LoseOnCrash bool
 	// Compact: correction.Config.Compact (set for exhaustive checking).
 	Compact bool
 	// Gossip, when set, replaces the tree by Corrected Gossip dissemination
@@ -243,6 +246,7 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 	faults := fs.Int("faults", 1, "crash budget F: up to F non-root processes fail, at any step (the root, rank 0, never fails: §2.1)")
 	before := fs.Bool("faults-before-correction", false, "failures only before the synchronized start of correction (the guarantee of checked correction, §3.1/§4.2); needs --start synchronized")
 	timing := fs.String("timing", "async", "async: any interleaving, each send slot fires whenever; rounds: lock-step rounds (one correction send per process per round, all of a round's messages delivered before the next round), far fewer interleavings")
+	lose := fs.Bool("lose-on-crash", false, "messages in flight from a crashed process may be lost (each loss is a step); by default they are all delivered")
 	seed := fs.Uint64("seed", 1, "with --tree gossip: seed of the random partner sequences (one fixed plan is checked)")
 	return func() (Runner, error) {
 		p, err := f.params()
@@ -258,7 +262,7 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 			}
 			g.Seed = *seed
 		}
-		p.Faults, p.FaultsBeforeCorrection, p.Compact = *faults, *before, true
+		p.Faults, p.FaultsBeforeCorrection, p.Compact, p.LoseOnCrash = *faults, *before, true, *lose
 		switch *timing {
 		case "async":
 		case "rounds":
@@ -273,7 +277,7 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 		if err != nil {
 			return nil, err
 		}
-		return Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing")), nil
+		return Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing", "lose-on-crash")), nil
 	}
 }
 
@@ -310,6 +314,9 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 	if p.Rounds {
 		b.WriteString(" timing=rounds")
 	}
+	if p.LoseOnCrash {
+		b.WriteString(" lose-on-crash")
+	}
 	sched := make([][]core.Input, p.P)
 	sched[0] = []core.Input{correction.Broadcast{Value: BcastValue}}
 	ec := env.Config{
@@ -324,6 +331,7 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 		Schedules: [][][]core.Input{sched}, Survivors: []core.Rank{0}, NoDetector: true,
 		CrashBeforeWakeup: p.FaultsBeforeCorrection,
 		Rounds:            p.Rounds,
+		LoseOnCrash:       p.LoseOnCrash,
 		Properties:        props.Correction(),
 	}
 	if syncStart {

@@ -31,8 +31,8 @@ import (
 //     process's messages in flight are still delivered: a process i that
 //     hears from the right from k has been sent k's leftward messages to
 //     every process between them, so stopping at once leaves nobody out.
-//     It is caught when those messages may be lost (env.Config.LoseOnCrash,
-//     not a flag of `ftcheck check correction`): k's message to the gap is
+//     It is caught when those messages may be lost (--lose-on-crash,
+//     env.Config.LoseOnCrash): k's message to the gap is
 //     lost with k, and the correct protocol's i would still have sent there
 //     itself. With two faults at P = 4 the complete search of the correct
 //     protocol does not finish in 110 s; it is checked to the depth of the
@@ -40,7 +40,7 @@ import (
 var correctionMutantBounds = []struct {
 	mutant       mutant.Name
 	args         []string
-	lose         bool // env.Config.LoseOnCrash
+	lose         bool // --lose-on-crash (env.Config.LoseOnCrash)
 	correctDepth int  // > 0: check the correct protocol only to this depth
 	property     string
 	steps        int
@@ -55,26 +55,13 @@ var correctionMutantBounds = []struct {
 }
 
 // correctionRunner builds the model of args (ftcheck check correction
-// flags), with LoseOnCrash if lose.
+// flags), with --lose-on-crash if lose.
 func correctionRunner(t *testing.T, args []string, lose bool) Runner {
 	t.Helper()
-	r := buildCorrection(t, args...)
-	if !lose {
-		return r
+	if lose {
+		args = append(slices.Clone(args), "--lose-on-crash")
 	}
-	er, ok := r.(*envRunner)
-	if !ok {
-		t.Fatalf("%v: not an env model", args)
-	}
-	cfg := er.m.(*env.Model).Config()
-	cfg.LoseOnCrash = true
-	m, err := env.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	params := r.Params()
-	params["lose-on-crash"] = "true"
-	return Erase(m, "correction", params)
+	return buildCorrection(t, args...)
 }
 
 // TestCorrectionMutantsCaught: exhaustive search catches every mutant of
