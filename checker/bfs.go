@@ -57,27 +57,16 @@ func BFS[S any](m Model[S], opt Options) *Result {
 	if opt.Lassos {
 		return x.finish(StopError, errors.New("checker: lassos need a depth-first search (DFS)"))
 	}
-	ps, err := selectProperties(m.Properties(), opt.Properties)
+	stop, err := x.begin()
 	if err != nil {
 		return x.finish(StopError, err)
 	}
-	x.ps = ps
-	x.violated = make([]bool, len(ps.all))
+	defer stop()
 	x.workers = make([]*bfsWorker[S], w)
 	for i := range x.workers {
 		x.workers[i] = &bfsWorker[S]{}
 	}
 	x.setupPOR()
-	if opt.Progress != nil {
-		done := make(chan struct{})
-		exited := make(chan struct{})
-		go x.progressLoop(done, exited)
-		defer func() {
-			close(done)
-			<-exited
-			opt.Progress(x.stats())
-		}()
-	}
 	return x.run()
 }
 
@@ -94,6 +83,28 @@ func newSearch[S any](m Model[S], opt Options) *search[S] {
 	x.key, x.sym = newKeyer(m, opt)
 	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym}
 	return x
+}
+
+// begin selects the properties to check and starts the progress reporter
+// (Options.Progress); stop ends it with a last report.
+func (x *search[S]) begin() (stop func(), err error) {
+	ps, err := selectProperties(x.m.Properties(), x.opt.Properties)
+	if err != nil {
+		return nil, err
+	}
+	x.ps = ps
+	x.violated = make([]bool, len(ps.all))
+	if x.opt.Progress == nil {
+		return func() {}, nil
+	}
+	done := make(chan struct{})
+	exited := make(chan struct{})
+	go x.progressLoop(done, exited)
+	return func() {
+		close(done)
+		<-exited
+		x.opt.Progress(x.stats())
+	}, nil
 }
 
 type search[S any] struct {

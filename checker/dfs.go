@@ -57,22 +57,11 @@ func lassoViolation(start, loop int) *Violation {
 func DFS[S any](m Model[S], opt Options) *Result {
 	opt.Mode = DepthFirst
 	x := newSearch(m, opt)
-	ps, err := selectProperties(m.Properties(), opt.Properties)
+	stop, err := x.begin()
 	if err != nil {
 		return x.finish(StopError, err)
 	}
-	x.ps = ps
-	x.violated = make([]bool, len(ps.all))
-	if opt.Progress != nil {
-		done := make(chan struct{})
-		exited := make(chan struct{})
-		go x.progressLoop(done, exited)
-		defer func() {
-			close(done)
-			<-exited
-			opt.Progress(x.stats())
-		}()
-	}
+	defer stop()
 	d := &dfs[S]{search: x, lassos: opt.Lassos, pers: setupPersistent(x)}
 	if opt.Lassos || d.pers != nil {
 		d.onStack = make(map[uint64]int32)

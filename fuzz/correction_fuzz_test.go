@@ -104,24 +104,8 @@ func decodeCorrectionSchedule(data []byte, mut mutant.Name) (*env.Model, *checke
 	}
 	tr := &checker.Trace{Model: m.Name(), Params: m.Params()}
 	s := m.Init()[0]
-	var buf []checker.Action
-	for k := 1; k < len(data) && len(tr.Steps) < maxScheduleSteps; k++ {
-		if m.Quiescent(s) {
-			break
-		}
-		buf = m.Actions(s, buf[:0])
-		if len(buf) == 0 {
-			break
-		}
-		a := buf[int(data[k])%len(buf)]
-		next, err := m.Apply(s, a)
-		if err != nil {
-			return m, tr, s, fmt.Errorf("model bug: Apply of an enabled action: %w", err)
-		}
-		tr.Steps = append(tr.Steps, checker.Step{Action: a, Text: m.Describe(s, a)})
-		s = next
-	}
-	return m, tr, s, nil
+	s, err = followSchedule(m, s, tr, data[min(1, len(data)):])
+	return m, tr, s, err
 }
 
 // runCorrectionAndCheck is the body of the fuzz target: decode, then

@@ -102,24 +102,33 @@ func decodeSchedule(data []byte, mut mutant.Name) (*env.Model, *checker.Trace, e
 	inits := m.Init()
 	tr := &checker.Trace{Model: m.Name(), Params: m.Params(), Init: int(init) % len(inits)}
 	s := inits[tr.Init]
+	_, err = followSchedule(m, s, tr, data[min(2, len(data)):])
+	return m, tr, err
+}
+
+// followSchedule runs m from s, each byte of sched choosing, modulo their
+// number, the next action among Model.Actions, until quiescence, the end of
+// the bytes or maxScheduleSteps; it appends the steps to tr and returns the
+// last state.
+func followSchedule(m *env.Model, s *env.World, tr *checker.Trace, sched []byte) (*env.World, error) {
 	var buf []checker.Action
-	for k := 2; k < len(data) && len(tr.Steps) < maxScheduleSteps; k++ {
-		if m.Quiescent(s) {
+	for _, b := range sched {
+		if len(tr.Steps) >= maxScheduleSteps || m.Quiescent(s) {
 			break
 		}
 		buf = m.Actions(s, buf[:0])
 		if len(buf) == 0 {
 			break
 		}
-		a := buf[int(data[k])%len(buf)]
+		a := buf[int(b)%len(buf)]
 		next, err := m.Apply(s, a)
 		if err != nil {
-			return m, tr, fmt.Errorf("model bug: Apply of an enabled action: %w", err)
+			return s, fmt.Errorf("model bug: Apply of an enabled action: %w", err)
 		}
 		tr.Steps = append(tr.Steps, checker.Step{Action: a, Text: m.Describe(s, a)})
 		s = next
 	}
-	return m, tr, nil
+	return s, nil
 }
 
 // checkTrace replays tr with checker.Replay, which checks every property

@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"flag"
 	"reflect"
 	"testing"
 
@@ -41,17 +40,7 @@ func TestCorrectionExhaustiveSmall(t *testing.T) {
 
 func simCorrection(t *testing.T, args ...string) *SimReport {
 	t.Helper()
-	p, _ := Lookup("correction")
-	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
-	run := p.Simulate(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := run(func(string) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return simulate(t, "correction", args...)
 }
 
 func TestCorrectionSimulateSingleAndDeterministic(t *testing.T) {
