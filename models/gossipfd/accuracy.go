@@ -46,6 +46,12 @@ type MinCleanupResult struct {
 // T_cleanup too large to fire, recording the staleness the cleanup check
 // compares. Random uses the plan of seed and every crash set.
 func MinCleanup(v fd.Variant, n, k int, seed uint64) (MinCleanupResult, error) {
+	return minCleanup(v, n, k, seed, v != fd.Random)
+}
+
+// minCleanup is MinCleanup, with the rotation symmetry (crash sets
+// containing host 0 only) as a switch, so a test can compare the verdicts.
+func minCleanup(v fd.Variant, n, k int, seed uint64, symmetry bool) (MinCleanupResult, error) {
 	res := MinCleanupResult{Variant: v.String(), N: n, Crashes: k}
 	if n < 2 || n > 64 {
 		return res, fmt.Errorf("gossipfd: n = %d, want 2 ≤ n ≤ 64 for the exhaustive search", n)
@@ -74,7 +80,7 @@ func MinCleanup(v fd.Variant, n, k int, seed uint64) (MinCleanupResult, error) {
 	cut := after / 2 // no increase for this long after the last crash: never
 	res.MinCleanup = 0
 	var sets [][]int
-	choose(n, k, v != fd.Random, func(s []int) { sets = append(sets, append([]int(nil), s...)) })
+	choose(n, k, symmetry, func(s []int) { sets = append(sets, append([]int(nil), s...)) })
 	rounds := make([]int, k)
 	for _, set := range sets {
 		for {

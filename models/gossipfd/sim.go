@@ -49,6 +49,15 @@ type SimResult struct {
 	// bytes, per round index (tick / TGossip); Pings counts PING and PONG.
 	Messages, Bytes []int
 	Pings           int
+	// InFlight lists the messages sent and not yet delivered at the
+	// horizon, in delivery order (to crashed hosts included).
+	InFlight []Envelope
+}
+
+// Envelope is a message in flight.
+type Envelope struct {
+	From, To core.Rank
+	Msg      core.Message
 }
 
 // Live reports whether host x is alive at tick t in cfg.
@@ -155,7 +164,10 @@ func Simulate(c SimConfig) (*SimResult, error) {
 	for h.Len() > 0 {
 		e := heap.Pop(&h).(simEvent)
 		if e.tick > end {
-			break
+			if e.kind == evDeliver {
+				res.InFlight = append(res.InFlight, Envelope{e.from, e.host, e.msg})
+			}
+			continue
 		}
 		s := e.host
 		if dead[s] {
