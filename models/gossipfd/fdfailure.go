@@ -39,6 +39,12 @@ type Graph struct {
 	In, Out  [][]core.Rank // in- and out-neighbours of each host, ascending, without the host
 	inWords  [][]uint64
 	outWords [][]uint64
+	// offsets are the distinct ring distances of the edges: the graph is
+	// circulant (s → s + o for every o), which classify uses to move whole
+	// bit sets at once.
+	offsets []int
+	mask    []uint64 // the n valid bits
+	tmp     []uint64
 }
 
 // NewGraph builds the gossip graph of RR, BRR or DBRR over n ≥ 2 hosts.
@@ -56,7 +62,12 @@ func NewGraph(v fd.Variant, n int) (*Graph, error) {
 		g.inWords[s] = make([]uint64, w)
 		g.outWords[s] = make([]uint64, w)
 	}
+	seenOff := map[int]bool{}
 	for r := 1; r <= fd.Cycle(v, n); r++ {
+		if o := fd.Offset(v, n, r) % n; o != 0 && !seenOff[o] {
+			seenOff[o] = true
+			g.offsets = append(g.offsets, o)
+		}
 		for s := range n {
 			d := int(fd.Dest(v, n, core.Rank(s), r))
 			if d == s {
@@ -77,6 +88,11 @@ func NewGraph(v fd.Variant, n int) (*Graph, error) {
 		}
 		return out
 	}
+	g.mask = make([]uint64, w)
+	for i := range n {
+		g.mask[i/64] |= 1 << (i % 64)
+	}
+	g.tmp = make([]uint64, w)
 	for s := range n {
 		g.In[s] = list(g.inWords[s])
 		g.Out[s] = list(g.outWords[s])
@@ -85,7 +101,9 @@ func NewGraph(v fd.Variant, n int) (*Graph, error) {
 }
 
 // classify returns readings A and B for the set of live hosts (bit set,
-// len ⌈n/64⌉ words), using scratch space of the same size.
+// len ⌈n/64⌉ words), using scratch space of the same size. The graph being
+// circulant, the hosts with a live in-neighbour are ∪_o rot(live, o), and a
+// breadth-first search moves its whole frontier by each offset at once.
 func (g *Graph) classify(live []uint64, reach, frontier, next []uint64) (cut, disconnected bool) {
 	first, count := -1, 0
 	for i, x := range live {
@@ -97,21 +115,79 @@ func (g *Graph) classify(live []uint64, reach, frontier, next []uint64) (cut, di
 	if count < 2 {
 		return false, false
 	}
-	for i, x := range live {
-		for x != 0 {
-			d := i*64 + bits.TrailingZeros64(x)
-			x &= x - 1
-			if !intersects(g.inWords[d], live) {
-				return true, true
+	clear(next)
+	for _, o := range g.offsets {
+		g.rotOr(next, live, o)
+	}
+	for i := range live {
+		if live[i]&^next[i] != 0 {
+			return true, true
+		}
+	}
+	for _, sign := range []int{1, -1} {
+		clear(reach)
+		reach[first/64] |= 1 << (first % 64)
+		copy(frontier, reach)
+		for {
+			clear(next)
+			for _, o := range g.offsets {
+				g.rotOr(next, frontier, ((sign*o)%g.N+g.N)%g.N)
+			}
+			any := false
+			for i := range next {
+				next[i] &= live[i] &^ reach[i]
+				reach[i] |= next[i]
+				any = any || next[i] != 0
+			}
+			if !any {
+				break
+			}
+			frontier, next = next, frontier
+		}
+		for i := range live {
+			if reach[i] != live[i] {
+				return false, true
 			}
 		}
 	}
-	for _, adj := range [][][]core.Rank{g.Out, g.In} {
-		if reached(adj, live, first, reach, frontier, next) != count {
-			return false, true
-		}
-	}
 	return false, false
+}
+
+// rotOr sets dst |= x rotated by o (0 ≤ o < n) on the ring of n bits:
+// bit i of x goes to bit (i + o) mod n.
+func (g *Graph) rotOr(dst, x []uint64, o int) {
+	shlOr(dst, x, o)
+	shrInto(g.tmp, x, g.N-o)
+	for i := range dst {
+		dst[i] = (dst[i] | g.tmp[i]) & g.mask[i]
+	}
+}
+
+// shlOr sets dst |= x << k (bits shifted past the last word are dropped).
+func shlOr(dst, x []uint64, k int) {
+	ws, bs := k/64, uint(k%64)
+	for i := len(dst) - 1; i >= ws; i-- {
+		v := x[i-ws] << bs
+		if bs > 0 && i-ws-1 >= 0 {
+			v |= x[i-ws-1] >> (64 - bs)
+		}
+		dst[i] |= v
+	}
+}
+
+// shrInto sets dst = x >> k.
+func shrInto(dst, x []uint64, k int) {
+	ws, bs := k/64, uint(k%64)
+	for i := range dst {
+		var v uint64
+		if i+ws < len(x) {
+			v = x[i+ws] >> bs
+			if bs > 0 && i+ws+1 < len(x) {
+				v |= x[i+ws+1] << (64 - bs)
+			}
+		}
+		dst[i] = v
+	}
 }
 
 func intersects(a, b []uint64) bool {
@@ -121,38 +197,6 @@ func intersects(a, b []uint64) bool {
 		}
 	}
 	return false
-}
-
-// reached counts the live hosts reachable from start along adj within live.
-func reached(adj [][]core.Rank, live []uint64, start int, reach, frontier, next []uint64) int {
-	clear(reach)
-	clear(frontier)
-	reach[start/64] |= 1 << (start % 64)
-	frontier[start/64] |= 1 << (start % 64)
-	count := 1
-	for {
-		clear(next)
-		any := false
-		for i, x := range frontier {
-			for x != 0 {
-				s := i*64 + bits.TrailingZeros64(x)
-				x &= x - 1
-				for _, d := range adj[s] {
-					w, b := int(d)/64, uint64(1)<<(int(d)%64)
-					if live[w]&b != 0 && reach[w]&b == 0 {
-						reach[w] |= b
-						next[w] |= b
-						count++
-						any = true
-					}
-				}
-			}
-		}
-		if !any {
-			return count
-		}
-		copy(frontier, next)
-	}
 }
 
 // FDFailureResult is the answer of `ftcheck simulate gossipfd --variant V

@@ -2,6 +2,7 @@ package gossipfd
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -174,5 +175,70 @@ func TestFDFailureRejects(t *testing.T) {
 	}
 	if _, err := FDFailureMonteCarlo(fd.BRR, 8, 0.1, 0, 1); err == nil {
 		t.Error("0 trials accepted")
+	}
+}
+
+// refClassify is readings A and B from the neighbour lists, host by host.
+func refClassify(g *Graph, alive []bool) (a, b bool) {
+	var live []int
+	for x, ok := range alive {
+		if ok {
+			live = append(live, x)
+		}
+	}
+	if len(live) < 2 {
+		return false, false
+	}
+	for _, d := range live {
+		src := false
+		for _, s := range g.In[d] {
+			src = src || alive[s]
+		}
+		a = a || !src
+	}
+	for _, adj := range [][][]core.Rank{g.Out, g.In} {
+		seen := map[int]bool{live[0]: true}
+		stack := []int{live[0]}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, y := range adj[x] {
+				if alive[y] && !seen[int(y)] {
+					seen[int(y)] = true
+					stack = append(stack, int(y))
+				}
+			}
+		}
+		b = b || len(seen) != len(live)
+	}
+	return a, b
+}
+
+// TestClassifyMultiword: the bit-set classification agrees with the
+// reference on random live sets, over word boundaries.
+func TestClassifyMultiword(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, v := range []fd.Variant{fd.RR, fd.BRR, fd.DBRR} {
+		for _, n := range []int{5, 63, 64, 65, 100, 130, 256} {
+			g, _ := NewGraph(v, n)
+			w := (n + 63) / 64
+			live, r, fr, nx := make([]uint64, w), make([]uint64, w), make([]uint64, w), make([]uint64, w)
+			for range 400 {
+				q := []float64{0.05, 0.3, 0.6, 0.9}[rng.IntN(4)]
+				alive := make([]bool, n)
+				clear(live)
+				for x := range n {
+					if rng.Float64() >= q {
+						alive[x] = true
+						live[x/64] |= 1 << (x % 64)
+					}
+				}
+				a, b := g.classify(live, r, fr, nx)
+				ra, rb := refClassify(g, alive)
+				if a != ra || b != rb {
+					t.Fatalf("%v n=%d: classify (%v, %v), reference (%v, %v)", v, n, a, b, ra, rb)
+				}
+			}
+		}
 	}
 }

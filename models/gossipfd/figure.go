@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -55,6 +56,11 @@ func Fig12(f float64, exactUpTo int, mcNs []int, trials int64, seed uint64) ([]F
 // unreplicated application on n hosts, P_app(n) = 1 − (1−f)^n, is drawn in
 // grey for requirement d) of §5.2.
 func Fig12SVG(rows []Fig12Row, f float64) ([]byte, error) {
+	return Fig12Image(rows, f, "svg")
+}
+
+// Fig12Image is Fig12SVG in another gonum/plot format ("svg", "png", "pdf").
+func Fig12Image(rows []Fig12Row, f float64, format string) ([]byte, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("FD failure probability, BRR and DBRR (f = %.4f: δ = 1, λt = 0.1)", f)
 	p.X.Label.Text = "number of nodes n"
@@ -62,7 +68,7 @@ func Fig12SVG(rows []Fig12Row, f float64) ([]byte, error) {
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = powersOfTwo{}
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = decades{}
 	p.Legend.Top = false
 	p.Legend.Left = true
 	colors := map[string]color.Color{"brr": color.RGBA{R: 200, G: 40, B: 40, A: 255}, "dbrr": color.RGBA{R: 30, G: 80, B: 200, A: 255}}
@@ -166,7 +172,7 @@ func Fig12SVG(rows []Fig12Row, f float64) ([]byte, error) {
 	l.Color = color.Gray{Y: 140}
 	p.Add(l)
 	p.Legend.Add("P_app(n) = 1 − (1−f)^n", l)
-	w, err := p.WriterTo(8*vg.Inch, 5.5*vg.Inch, "svg")
+	w, err := p.WriterTo(8*vg.Inch, 5.5*vg.Inch, format)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +191,19 @@ func (powersOfTwo) Ticks(lo, hi float64) []plot.Tick {
 	for x := 2.0; x <= hi*1.0001; x *= 2 {
 		if x >= lo*0.9999 {
 			t = append(t, plot.Tick{Value: x, Label: fmt.Sprint(x)})
+		}
+	}
+	return t
+}
+
+// decades marks every power of ten on a logarithmic y axis, labelled 1e-k.
+type decades struct{}
+
+func (decades) Ticks(lo, hi float64) []plot.Tick {
+	var t []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		if x := math.Pow(10, e); x >= lo*0.9999 && x <= hi*1.0001 {
+			t = append(t, plot.Tick{Value: x, Label: fmt.Sprintf("1e%+03.0f", e)})
 		}
 	}
 	return t
