@@ -160,6 +160,41 @@ func TestWriteDocTables(t *testing.T) {
 		}
 	}
 
+	p("\n## The §5.1 BRR example in the round model (n = 4, nodes 0 and 1 crash at tick 8·T_gossip, before their round-8 gossip, T_cleanup = 4, 40 rounds)\n\n")
+	p("| variant | ping | on pong | routing | node 2 suspects (round:host) | node 2 declares | node 3 suspects | node 3 declares | pings+pongs |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range []fd.Config{
+		{Variant: fd.BRR},
+		{Variant: fd.BRR, Ping: true},
+		{Variant: fd.BRR, Ping: true, OnPong: fd.PongWithdrawOnly},
+		{Variant: fd.BRR, Ping: true, Routing: fd.RouteLive},
+		{Variant: fd.BRR, Routing: fd.RouteLive},
+		{Variant: fd.DBRR},
+		{Variant: fd.RR},
+	} {
+		c.N, c.TGossip, c.Cleanup, c.PingTimeout = 4, RoundTicks, 4, RoundTicks/2
+		r, err := Simulate(SimConfig{Node: c, DelayMin: 1, DelayMax: 1, Rounds: 40,
+			Crash: map[core.Rank]uint64{0: 8 * RoundTicks, 1: 8 * RoundTicks}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := func(es []Event, by core.Rank) string {
+			var out []string
+			for _, e := range es {
+				if e.By == by {
+					out = append(out, fmt.Sprintf("%d:%d", e.Round, e.X))
+				}
+			}
+			return strings.Join(out, " ")
+		}
+		pong := map[fd.PongPolicy]string{fd.PongRefresh: "refresh", fd.PongWithdrawOnly: "withdraw only"}[c.OnPong]
+		route := map[fd.Routing]string{fd.RouteFixed: "fixed", fd.RouteLive: "live"}[c.Routing]
+		if !c.Ping {
+			pong = "–"
+		}
+		p("| %v | %v | %s | %s | %s | %s | %s | %s | %d |\n", c.Variant, c.Ping, pong, route,
+			list(r.Suspicions, 2), list(r.Declarations, 2), list(r.Suspicions, 3), list(r.Declarations, 3), r.Pings)
+	}
+
 	raw, canon, err := SymmetryReduction(fd.BRR, 6, 2, 8)
 	if err != nil {
 		t.Fatal(err)

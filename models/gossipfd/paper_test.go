@@ -8,7 +8,8 @@ import (
 )
 
 // e1 is the paper's §5.1 BRR example in the round model (004-spec.md E1):
-// n = 4, nodes 0 and 1 crash before round 9, T_cleanup = 4 rounds.
+// n = 4, nodes 0 and 1 crash at tick 8·T_gossip (before their round-8
+// gossip), T_cleanup = 4 rounds.
 func e1(t *testing.T, mod func(c *fd.Config)) (*SimResult, SimConfig) {
 	t.Helper()
 	c := fd.Config{N: 4, Variant: fd.BRR, TGossip: RoundTicks, Cleanup: 4, PingTimeout: RoundTicks / 2}
