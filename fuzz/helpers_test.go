@@ -44,7 +44,7 @@ func knownMutantFromEnv(t testing.TB, name, what string, known []mutant.Name) mu
 type scheduleConfig struct {
 	topology era.Topology
 	network  env.Network
-	lose     bool
+	lose     env.Loss
 	mut      mutant.Name
 }
 
@@ -57,7 +57,7 @@ const (
 
 func configOf(header byte, mut mutant.Name) scheduleConfig {
 	h := int(header) % numConfigs
-	return scheduleConfig{topology: era.Topology(h % 3), network: env.Network(h / 3 % 2), lose: h/6%2 == 1, mut: mut}
+	return scheduleConfig{topology: era.Topology(h % 3), network: env.Network(h / 3 % 2), lose: env.Loss(h / 6 % 2), mut: mut}
 }
 
 var models sync.Map // scheduleConfig → *env.Model
@@ -68,7 +68,7 @@ func (c scheduleConfig) model() (*env.Model, error) {
 		return m.(*env.Model), nil
 	}
 	p := registry.ERAParams{N: scheduleN, Crashes: scheduleCrashes, Agreements: 1, Values: 2,
-		Topology: c.topology, Network: c.network, LoseOnCrash: c.lose, Op: era.And, Mutant: c.mut}
+		Topology: c.topology, Network: c.network, Loss: c.lose, Op: era.And, Mutant: c.mut}
 	m, err := registry.NewERAModel(p, registry.AllInputVectors(p))
 	if err != nil {
 		return nil, err

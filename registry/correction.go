@@ -42,13 +42,13 @@ type CorrectionParams struct {
 	// FaultsBeforeCorrection confines the failures to before the
 	// synchronized start of correction (synchronized start only).
 	FaultsBeforeCorrection bool
-	// Rounds runs time in synchronous rounds (env.Config.Rounds): each
+	// Timing is env.Asynchronous (default) or env.LockStepRounds: each
 	// round every process with a send slot sends one message, and every
 	// message of the round is delivered, in any order, before the next.
-	Rounds bool
-	// LoseOnCrash lets the messages in flight from a crashed process be
-	// lost (env.Config.LoseOnCrash), each loss its own step.
-	LoseOnCrash bool
+	Timing env.Timing
+	// Loss is env.LossNone (default) or env.LossOnCrash: the messages in
+	// flight from a crashed process may be lost, each loss its own step.
+	Loss env.Loss
 	// Compact: correction.Config.Compact (set for exhaustive checking).
 	Compact bool
 	// Gossip, when set, replaces the tree by Corrected Gossip dissemination
@@ -262,12 +262,11 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 			}
 			g.Seed = *seed
 		}
-		p.Faults, p.FaultsBeforeCorrection, p.Compact, p.LoseOnCrash = *faults, *before, true, *lose
-		switch *timing {
-		case "async":
-		case "rounds":
-			p.Rounds = true
-		default:
+		p.Faults, p.FaultsBeforeCorrection, p.Compact = *faults, *before, true
+		if *lose {
+			p.Loss = env.LossOnCrash
+		}
+		if p.Timing, err = env.ParseTiming(*timing); err != nil {
 			return nil, fmt.Errorf("--timing %q: want async or rounds", *timing)
 		}
 		if p.P > 16 {
@@ -311,10 +310,10 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
-	if p.Rounds {
+	if p.Timing == env.LockStepRounds {
 		b.WriteString(" timing=rounds")
 	}
-	if p.LoseOnCrash {
+	if p.Loss == env.LossOnCrash {
 		b.WriteString(" lose-on-crash")
 	}
 	sched := make([][]core.Input, p.P)
@@ -328,10 +327,10 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 			}
 			return n
 		},
-		Schedules: [][][]core.Input{sched}, Survivors: []core.Rank{0}, NoDetector: true,
+		Schedules: [][][]core.Input{sched}, Survivors: []core.Rank{0}, Detector: env.DetectorNone,
 		CrashBeforeWakeup: p.FaultsBeforeCorrection,
-		Rounds:            p.Rounds,
-		LoseOnCrash:       p.LoseOnCrash,
+		Timing:            p.Timing,
+		Loss:              p.Loss,
 		Properties:        props.Correction(),
 	}
 	if syncStart {

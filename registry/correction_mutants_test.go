@@ -32,7 +32,7 @@ import (
 //     hears from the right from k has been sent k's leftward messages to
 //     every process between them, so stopping at once leaves nobody out.
 //     It is caught when those messages may be lost (--lose-on-crash,
-//     env.Config.LoseOnCrash): k's message to the gap is
+//     env.LossOnCrash): k's message to the gap is
 //     lost with k, and the correct protocol's i would still have sent there
 //     itself. With two faults at P = 4 the complete search of the correct
 //     protocol does not finish in 110 s; it is checked to the depth of the
@@ -40,7 +40,7 @@ import (
 var correctionMutantBounds = []struct {
 	mutant       mutant.Name
 	args         []string
-	lose         bool // --lose-on-crash (env.Config.LoseOnCrash)
+	lose         bool // --lose-on-crash (env.LossOnCrash)
 	correctDepth int  // > 0: check the correct protocol only to this depth
 	property     string
 	steps        int

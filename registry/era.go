@@ -25,19 +25,19 @@ func init() {
 
 // ERAParams are the parameters of an ERA model.
 type ERAParams struct {
-	N           int
-	Crashes     int
-	Agreements  int // concurrent agreements a = 0 … Agreements-1
-	Values      int // contributions range over Flag(0) … Flag(Values-1)
-	Topology    era.Topology
-	Network     env.Network
-	LoseOnCrash bool
-	Blocking    bool
-	Op          era.Op
-	GC          bool
-	Mutant      mutant.Name
-	Fail        []core.Rank
-	CrashProb   float64
+	N          int
+	Crashes    int
+	Agreements int // concurrent agreements a = 0 … Agreements-1
+	Values     int // contributions range over Flag(0) … Flag(Values-1)
+	Topology   era.Topology
+	Network    env.Network
+	Loss       env.Loss
+	Blocking   bool
+	Op         era.Op
+	GC         bool
+	Mutant     mutant.Name
+	Fail       []core.Rank
+	CrashProb  float64
 }
 
 // eraFlags binds the model flags shared by check and simulate.
@@ -70,7 +70,10 @@ func bindERA(fs *flag.FlagSet, n int) *eraFlags {
 
 func (f *eraFlags) params() (ERAParams, error) {
 	p := ERAParams{N: f.n, Crashes: f.crashes, Agreements: f.agreements, Values: f.values,
-		LoseOnCrash: f.lose, Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut)}
+		Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut)}
+	if f.lose {
+		p.Loss = env.LossOnCrash
+	}
 	switch f.topology {
 	case "binary":
 		p.Topology = era.Binary
@@ -81,12 +84,8 @@ func (f *eraFlags) params() (ERAParams, error) {
 	default:
 		return p, fmt.Errorf("--topology %q: want binary, star or string", f.topology)
 	}
-	switch f.network {
-	case "unordered":
-		p.Network = env.Unordered
-	case "fifo":
-		p.Network = env.FIFO
-	default:
+	var err error
+	if p.Network, err = env.ParseNetwork(f.network); err != nil {
 		return p, fmt.Errorf("--network %q: want unordered or fifo", f.network)
 	}
 	switch f.op {
@@ -106,7 +105,6 @@ func (f *eraFlags) params() (ERAParams, error) {
 	if p.Agreements < 1 || p.Values < 1 {
 		return p, fmt.Errorf("--agreements and --values must be at least 1")
 	}
-	var err error
 	if p.Fail, err = parseRanks(f.fail, p.N); err != nil {
 		return p, err
 	}
@@ -220,7 +218,7 @@ func NewERAModel(p ERAParams, schedules [][][]core.Input) (*env.Model, error) {
 	}
 	return env.New(env.Config{
 		Name: b.String(), N: p.N, Crashes: p.Crashes, Network: p.Network,
-		LoseOnCrash: p.LoseOnCrash, Blocking: p.Blocking,
+		Loss: p.Loss, Blocking: p.Blocking,
 		NewNode: func(r core.Rank, n int) core.Machine {
 			node, err := era.New(r, cfg)
 			if err != nil {

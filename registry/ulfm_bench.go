@@ -27,7 +27,7 @@ var ulfmPhases = []era.Phase{era.PhaseWarmup, era.PhaseDetect, era.PhaseStabiliz
 
 // ULFMBenchParams configure the ulfm-bench scenario.
 type ULFMBenchParams struct {
-	ERA    ERAParams // N, Topology, Network, LoseOnCrash, GC, Mutant, Fail
+	ERA    ERAParams // N, Topology, Network, Loss, GC, Mutant, Fail
 	Warmup int
 	Post   int
 }
@@ -63,7 +63,7 @@ func NewULFMBenchModel(bp ULFMBenchParams) (*ULFMBench, error) {
 		Name: name, N: p.N,
 		// The Fail ranks crash through the budget, when Sample says so:
 		// CrashProb 0 keeps env.Sample from crashing anyone.
-		Crashes: len(p.Fail), Network: p.Network, LoseOnCrash: p.LoseOnCrash,
+		Crashes: len(p.Fail), Network: p.Network, Loss: p.Loss,
 		NewNode: func(r core.Rank, n int) core.Machine {
 			prog := progs[0]
 			if failSet.Has(r) {

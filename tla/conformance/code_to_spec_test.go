@@ -49,7 +49,7 @@ func walk(t testing.TB, n, f, nags int, seed uint64) (*env.Model, *checker.Trace
 		}
 	}
 	m, err := registry.NewERAModel(registry.ERAParams{N: n, Crashes: f, Agreements: nags, Values: 4,
-		Topology: era.Binary, Network: env.Unordered, LoseOnCrash: true, Op: era.And, CrashProb: 0.15},
+		Topology: era.Binary, Network: env.Unordered, Loss: env.LossOnCrash, Op: era.And, CrashProb: 0.15},
 		[][][]core.Input{sched})
 	if err != nil {
 		t.Fatal(err)

@@ -43,7 +43,7 @@ func (d *Divergence) Error() string {
 // ReplayITF replays the ITF trace at path, generated from era_go.qnt with
 // `--step stepEager --mbt`, on the Go ERA machines: an env.Model built
 // with registry.NewERAModel (N from the trace, crash budget f, Unordered,
-// LoseOnCrash, the inputs of the trace's first state). It returns a
+// env.LossOnCrash, the inputs of the trace's first state). It returns a
 // *Divergence at the first difference.
 func ReplayITF(path string, f int) (Stats, error) {
 	return ReplayITFMutant(path, f, mutant.None)
@@ -89,7 +89,7 @@ func ReplayITFMutant(path string, f int, mut mutant.Name) (Stats, error) {
 	}
 	m, err := registry.NewERAModel(registry.ERAParams{
 		N: n, Crashes: f, Agreements: nags, Values: 4, Topology: era.Binary,
-		Network: env.Unordered, LoseOnCrash: true, Op: era.And, Mutant: mut,
+		Network: env.Unordered, Loss: env.LossOnCrash, Op: era.And, Mutant: mut,
 	}, [][][]core.Input{sched})
 	if err != nil {
 		return st, err
