@@ -10,10 +10,11 @@ import (
 	"sync"
 	"testing"
 
+	eramodel "github.com/ftkernel/ftkernel/models/era"
+
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/registry"
 	"github.com/ftkernel/ftkernel/statemachine/era"
 )
 
@@ -67,9 +68,9 @@ func (c scheduleConfig) model() (*env.Model, error) {
 	if m, ok := models.Load(c); ok {
 		return m.(*env.Model), nil
 	}
-	p := registry.ERAParams{N: scheduleN, Crashes: scheduleCrashes, Agreements: 1, Values: 2,
+	p := eramodel.Params{N: scheduleN, Crashes: scheduleCrashes, Agreements: 1, Values: 2,
 		Topology: c.topology, Network: c.network, Loss: c.lose, Op: era.And, Mutant: c.mut}
-	m, err := registry.NewERAModel(p, registry.AllInputVectors(p))
+	m, err := eramodel.NewModel(p, eramodel.AllInputVectors(p))
 	if err != nil {
 		return nil, err
 	}

@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	eramodel "github.com/ftkernel/ftkernel/models/era"
+
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/props"
-	"github.com/ftkernel/ftkernel/registry"
 	"github.com/ftkernel/ftkernel/statemachine/era"
 )
 
@@ -25,13 +25,13 @@ var update = flag.Bool("update", false, "rewrite the committed traces in tla/tra
 // uniform agreement (`ftcheck check era --n 3 --crashes 2 --property
 // uniform-agreement`): ERA is not uniform.
 func uniformCounterexample(t testing.TB) (*env.Model, *checker.Trace) {
-	p := registry.ERAParams{N: 3, Crashes: 2, Agreements: 1, Values: 2,
+	p := eramodel.Params{N: 3, Crashes: 2, Agreements: 1, Values: 2,
 		Topology: era.Binary, Network: env.Unordered, Op: era.And}
-	m, err := registry.NewERAModel(p, registry.AllInputVectors(p))
+	m, err := eramodel.NewModel(p, eramodel.AllInputVectors(p))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := checker.BFS(m, checker.Options{Properties: []string{props.UniformAgreement}, Workers: 2})
+	res := checker.BFS(m, checker.Options{Properties: []string{eramodel.UniformAgreement}, Workers: 2})
 	if res.Err != nil || len(res.Violations) == 0 {
 		t.Fatalf("no uniform-agreement counterexample: %v", res.Err)
 	}
@@ -48,7 +48,7 @@ func walk(t testing.TB, n, f, nags int, seed uint64) (*env.Model, *checker.Trace
 			sched[p] = append(sched[p], era.Contribute{A: uint64(a), V: era.Flag(r.IntN(4))})
 		}
 	}
-	m, err := registry.NewERAModel(registry.ERAParams{N: n, Crashes: f, Agreements: nags, Values: 4,
+	m, err := eramodel.NewModel(eramodel.Params{N: n, Crashes: f, Agreements: nags, Values: 4,
 		Topology: era.Binary, Network: env.Unordered, Loss: env.LossOnCrash, Op: era.And, CrashProb: 0.15},
 		[][][]core.Input{sched})
 	if err != nil {

@@ -41,7 +41,7 @@ type GoTrace struct {
 	Steps            []SpecStep
 }
 
-// FromChecker replays tr on m (an ERA model of registry.NewERAModel with op
+// FromChecker replays tr on m (an ERA model of models/era.NewModel with op
 // And, agreements 0 … nags-1) and translates every step. A trace that
 // ends at a property violation (a counterexample) is accepted.
 func FromChecker(m *env.Model, tr *checker.Trace, nags int) (*GoTrace, error) {

@@ -6,13 +6,14 @@ import (
 	"path/filepath"
 	"slices"
 
+	eramodel "github.com/ftkernel/ftkernel/models/era"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/registry"
 	"github.com/ftkernel/ftkernel/statemachine/era"
 )
 
@@ -42,7 +43,7 @@ func (d *Divergence) Error() string {
 
 // ReplayITF replays the ITF trace at path, generated from era_go.qnt with
 // `--step stepEager --mbt`, on the Go ERA machines: an env.Model built
-// with registry.NewERAModel (N from the trace, crash budget f, Unordered,
+// with eramodel.NewModel (N from the trace, crash budget f, Unordered,
 // env.LossOnCrash, the inputs of the trace's first state). It returns a
 // *Divergence at the first difference.
 func ReplayITF(path string, f int) (Stats, error) {
@@ -87,7 +88,7 @@ func ReplayITFMutant(path string, f int, mut mutant.Name) (Stats, error) {
 			sched[p] = append(sched[p], era.Contribute{A: uint64(a), V: era.Flag(inputs[p][a])})
 		}
 	}
-	m, err := registry.NewERAModel(registry.ERAParams{
+	m, err := eramodel.NewModel(eramodel.Params{
 		N: n, Crashes: f, Agreements: nags, Values: 4, Topology: era.Binary,
 		Network: env.Unordered, Loss: env.LossOnCrash, Op: era.And, Mutant: mut,
 	}, [][][]core.Input{sched})

@@ -1,4 +1,4 @@
-package logp_test
+package correction
 
 import (
 	"fmt"
@@ -7,15 +7,15 @@ import (
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // setup describes one Corrected Tree broadcast in the simulator.
 type setup struct {
-	tree   correction.Tree
+	tree   corrsm.Tree
 	P      int
-	corr   correction.CorrectionKind
-	start  correction.StartMode
+	corr   corrsm.CorrectionKind
+	start  corrsm.StartMode
 	d      int
 	L, o   int64
 	prio   logp.Prio
@@ -23,36 +23,36 @@ type setup struct {
 	syncAt int64 // synchronized start; -1: after the fault-free dissemination
 	mut    mutant.Name
 	log    bool
-	cfg    *correction.Config // cached config, if set
+	cfg    *corrsm.Config // cached config, if set
 }
 
-func (s setup) config(t testing.TB) *correction.Config {
+func (s setup) config(t testing.TB) *corrsm.Config {
 	t.Helper()
 	tr := s.tree
-	if tr.Kind == correction.Optimal {
+	if tr.Kind == corrsm.Optimal {
 		tr.L, tr.O = int(s.L), int(s.o)
 	}
-	top, err := correction.NewTopology(tr, s.P)
+	top, err := corrsm.NewTopology(tr, s.P)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &correction.Config{Topology: top, Correction: s.corr, Distance: s.d, Start: s.start, Delay: 4, Mutant: s.mut}
+	return &corrsm.Config{Topology: top, Correction: s.corr, Distance: s.d, Start: s.start, Delay: 4, Mutant: s.mut}
 }
 
 func (s setup) options(syncAt int64) logp.Options {
 	opt := logp.Options{
 		L: s.L, O: s.o, Prio: s.prio,
-		SendSlotTimer:      correction.TimerSendSlot,
-		Calls:              []logp.Call{{At: 0, Proc: 0, Input: correction.Broadcast{Value: 42}}},
-		CorrectionKinds:    []string{correction.KindCorrection},
-		DisseminationKinds: []string{correction.KindTree},
+		SendSlotTimer:      corrsm.TimerSendSlot,
+		Calls:              []logp.Call{{At: 0, Proc: 0, Input: corrsm.Broadcast{Value: 42}}},
+		CorrectionKinds:    []string{corrsm.KindCorrection},
+		DisseminationKinds: []string{corrsm.KindTree},
 		Log:                s.log,
 	}
 	if s.nolap {
 		opt.Overlap = logp.Off
 	}
-	if s.start == correction.Synchronized && s.corr != correction.NoCorrection {
-		opt.Wakeups = []logp.Wakeup{{At: syncAt, Timer: correction.TimerStart}}
+	if s.start == corrsm.Synchronized && s.corr != corrsm.NoCorrection {
+		opt.Wakeups = []logp.Wakeup{{At: syncAt, Timer: corrsm.TimerStart}}
 	}
 	return opt
 }
@@ -61,7 +61,7 @@ func (s setup) options(syncAt int64) logp.Options {
 // the synchronized start used when syncAt is -1.
 func (s setup) disseminationTime(t testing.TB) int64 {
 	d := s
-	d.corr, d.syncAt, d.log = correction.NoCorrection, 0, false
+	d.corr, d.syncAt, d.log = corrsm.NoCorrection, 0, false
 	r, _ := d.run(t, core.RankSet{})
 	return r.QuiescenceLatency
 }
@@ -76,7 +76,7 @@ func (s setup) run(t testing.TB, faults core.RankSet) (*logp.Result, []core.Mach
 	if cfg == nil {
 		cfg = s.config(t)
 	}
-	nodes, err := correction.Nodes(cfg)
+	nodes, err := corrsm.Nodes(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,15 +121,15 @@ func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
 // process learnt of a message at the start of its receive overhead, but then
 // L=2, o=1 gives 4 messages and 7 steps, contradicting §4.1's 5 and 8.
 func TestLemma2Corollary1SynchronizedCheckedFaultFree(t *testing.T) {
-	for _, tree := range []correction.Tree{
-		{Kind: correction.BinomialInterleaved},
-		{Kind: correction.Lame, K: 2},
-		{Kind: correction.KaryInterleaved, K: 4},
-		{Kind: correction.Optimal},
+	for _, tree := range []corrsm.Tree{
+		{Kind: corrsm.BinomialInterleaved},
+		{Kind: corrsm.Lame, K: 2},
+		{Kind: corrsm.KaryInterleaved, K: 4},
+		{Kind: corrsm.Optimal},
 	} {
 		for o := int64(1); o <= 4; o++ {
 			for L := int64(1); L <= 9; L++ {
-				s := setup{tree: tree, P: 97, corr: correction.Checked, L: L, o: o, syncAt: -1}
+				s := setup{tree: tree, P: 97, corr: corrsm.Checked, L: L, o: o, syncAt: -1}
 				T := s.disseminationTime(t)
 				res, nodes := s.run(t, core.RankSet{})
 				wantLat := 4*o + L + ceilDiv(L, o)*o
@@ -163,7 +163,7 @@ func TestLemma2Corollary1SynchronizedCheckedFaultFree(t *testing.T) {
 // §4.1: with L=2, o=1 the checked correction phase lasts 8 time steps and
 // every process sends 5 correction messages.
 func TestSection41EightStepsFiveMessages(t *testing.T) {
-	s := setup{tree: correction.Tree{Kind: correction.Lame, K: 2}, P: 1024, corr: correction.Checked, L: 2, o: 1, syncAt: -1}
+	s := setup{tree: corrsm.Tree{Kind: corrsm.Lame, K: 2}, P: 1024, corr: corrsm.Checked, L: 2, o: 1, syncAt: -1}
 	res, _ := s.run(t, core.RankSet{})
 	if res.CorrectionLatency != 8 || res.CorrectionMessages != 5*1024 {
 		t.Fatalf("correction %d steps, %d messages; want 8 and %d", res.CorrectionLatency, res.CorrectionMessages, 5*1024)
@@ -174,7 +174,7 @@ func TestSection41EightStepsFiveMessages(t *testing.T) {
 // other way when o | L, and one more message goes out: the paper's numbers
 // need receive priority.
 func TestLemma2NeedsReceivePriority(t *testing.T) {
-	s := setup{tree: correction.Tree{Kind: correction.BinomialInterleaved}, P: 64, corr: correction.Checked, L: 2, o: 1, syncAt: -1, prio: logp.PrioSend}
+	s := setup{tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved}, P: 64, corr: corrsm.Checked, L: 2, o: 1, syncAt: -1, prio: logp.PrioSend}
 	res, _ := s.run(t, core.RankSet{})
 	if res.CorrectionLatency != 9 || res.CorrectionMessages != 6*64 {
 		t.Fatalf("prio=send: %d steps, %d messages; want 9 and %d", res.CorrectionLatency, res.CorrectionMessages, 6*64)
@@ -195,13 +195,13 @@ func TestLemma3Bounds(t *testing.T) {
 	for _, lo := range []key{{2, 1}, {1, 1}, {4, 2}, {3, 2}} {
 		violLow, violHigh, total := 0, 0, 0
 		var example string
-		for _, tree := range []correction.Tree{
-			{Kind: correction.BinomialInterleaved},
-			{Kind: correction.Lame, K: 2},
-			{Kind: correction.KaryInterleaved, K: 4},
-			{Kind: correction.Optimal},
+		for _, tree := range []corrsm.Tree{
+			{Kind: corrsm.BinomialInterleaved},
+			{Kind: corrsm.Lame, K: 2},
+			{Kind: corrsm.KaryInterleaved, K: 4},
+			{Kind: corrsm.Optimal},
 		} {
-			s := setup{tree: tree, P: 4096, corr: correction.Checked, L: lo.L, o: lo.o, syncAt: -1}
+			s := setup{tree: tree, P: 4096, corr: corrsm.Checked, L: lo.L, o: lo.o, syncAt: -1}
 			s.syncAt = s.disseminationTime(t)
 			s.cfg = s.config(t)
 			ff, _ := s.run(t, core.RankSet{})

@@ -1,4 +1,4 @@
-package registry
+package correction
 
 import (
 	"flag"
@@ -14,7 +14,8 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	"github.com/ftkernel/ftkernel/registry"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // CorrSim is one LogP setting of a Corrected Tree broadcast: the tree, the
@@ -23,17 +24,17 @@ import (
 // dissemination the start is the gossip time T (§3.3: "a pre-specified
 // moment in time"), and run i gossips over GossipPartners(…, seed, i).
 type CorrSim struct {
-	Params  CorrectionParams
+	Params  Params
 	L, O, G int64
 	Overlap bool
 	Prio    logp.Prio
-	cfg     *correction.Config
+	cfg     *corrsm.Config
 	syncAt  int64
 }
 
 // NewCorrSim tabulates the tree and finds the synchronized start.
-func NewCorrSim(p CorrectionParams, L, o, g int64, overlap bool, prio logp.Prio) (*CorrSim, error) {
-	if p.Tree.Kind == correction.Optimal {
+func NewCorrSim(p Params, L, o, g int64, overlap bool, prio logp.Prio) (*CorrSim, error) {
+	if p.Tree.Kind == corrsm.Optimal {
 		p.Tree.L, p.Tree.O = int(L), int(o)
 	}
 	if p.Gossip != nil {
@@ -53,10 +54,10 @@ func NewCorrSim(p CorrectionParams, L, o, g int64, overlap bool, prio logp.Prio)
 	s := &CorrSim{Params: p, L: L, O: o, G: g, Overlap: overlap, Prio: prio, cfg: cfg}
 	if p.Gossip != nil {
 		s.syncAt = p.Gossip.Time
-	} else if p.Start == correction.Synchronized && p.Correction != correction.NoCorrection {
+	} else if p.Start == corrsm.Synchronized && p.Correction != corrsm.NoCorrection {
 		d := *s
 		dc := *cfg
-		dc.Correction = correction.NoCorrection
+		dc.Correction = corrsm.NoCorrection
 		d.cfg = &dc
 		sim, err := logp.New(d.options(false))
 		if err != nil {
@@ -76,10 +77,10 @@ func (s *CorrSim) SyncAt() int64 { return s.syncAt }
 
 func (s *CorrSim) options(log bool) logp.Options {
 	opt := logp.Options{L: s.L, O: s.O, G: s.G, Prio: s.Prio,
-		SendSlotTimer:      correction.TimerSendSlot,
-		Calls:              []logp.Call{{At: 0, Proc: 0, Input: correction.Broadcast{Value: BcastValue}}},
-		CorrectionKinds:    []string{correction.KindCorrection},
-		DisseminationKinds: []string{correction.KindTree},
+		SendSlotTimer:      corrsm.TimerSendSlot,
+		Calls:              []logp.Call{{At: 0, Proc: 0, Input: corrsm.Broadcast{Value: BcastValue}}},
+		CorrectionKinds:    []string{corrsm.KindCorrection},
+		DisseminationKinds: []string{corrsm.KindTree},
 		Log:                log,
 	}
 	if !s.Overlap {
@@ -89,9 +90,9 @@ func (s *CorrSim) options(log bool) logp.Options {
 	case s.cfg.Gossip != nil:
 		// The end of the gossip phase: before anything else of instant T,
 		// so gossip sends start at t < T (gossip.go, rule G4).
-		opt.Wakeups = []logp.Wakeup{{At: s.syncAt, Timer: correction.TimerStart, First: true}}
-	case s.cfg.Start == correction.Synchronized && s.cfg.Correction != correction.NoCorrection:
-		opt.Wakeups = []logp.Wakeup{{At: s.syncAt, Timer: correction.TimerStart}}
+		opt.Wakeups = []logp.Wakeup{{At: s.syncAt, Timer: corrsm.TimerStart, First: true}}
+	case s.cfg.Start == corrsm.Synchronized && s.cfg.Correction != corrsm.NoCorrection:
+		opt.Wakeups = []logp.Wakeup{{At: s.syncAt, Timer: corrsm.TimerStart}}
 	}
 	return opt
 }
@@ -118,7 +119,7 @@ func (s *CorrSim) RunNumber(sim *logp.Sim, faults core.RankSet, run uint64) (*lo
 		c.Gossip = plan
 		cfg = &c
 	}
-	nodes, err := correction.Nodes(cfg)
+	nodes, err := corrsm.Nodes(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -251,14 +252,14 @@ var Table1Paper = map[float64][6]int{
 var Table1Rates = []float64{0.01, 0.1, 1, 2, 4}
 
 // Table1Trees are the trees of the paper's evaluation (Figure 6).
-var Table1Trees = []correction.Tree{
-	{Kind: correction.BinomialInterleaved},
-	{Kind: correction.Lame, K: 2},
-	{Kind: correction.KaryInterleaved, K: 4},
-	{Kind: correction.Optimal},
+var Table1Trees = []corrsm.Tree{
+	{Kind: corrsm.BinomialInterleaved},
+	{Kind: corrsm.Lame, K: 2},
+	{Kind: corrsm.KaryInterleaved, K: 4},
+	{Kind: corrsm.Optimal},
 }
 
-func simulateCorrection(fs *flag.FlagSet) SimBuilder {
+func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 	f := bindCorrection(fs, 65536)
 	g := fs.Int("g", 1, "LogP gap g (≤ o; never delays anything)")
 	overlap := fs.Bool("overlap", true, "a send overhead may overlap a receive overhead on one process")
@@ -271,7 +272,7 @@ func simulateCorrection(fs *flag.FlagSet) SimBuilder {
 	table1 := fs.Bool("table1", false, "reproduce Table 1: checked synchronized correction on binomial, Lamé k=2, 4-ary and optimal trees at 0.01%…4% failed, --runs per tree and rate")
 	sec43 := fs.Bool("section43", false, "reproduce §4.3 (opportunistic): optimized overlapped opportunistic correction (--d) at 0.01%…4% failed, --runs per tree and rate; count uncolored processes")
 	fig1b := fs.Bool("fig1b", false, "reproduce Figure 1b: checked synchronized correction latency, interleaved vs in-order binomial tree, --runs per rate")
-	return func(progress func(string)) (*SimReport, error) {
+	return func(progress func(string)) (*registry.SimReport, error) {
 		p, err := f.params()
 		if err != nil {
 			return nil, err
@@ -305,7 +306,7 @@ func simulateCorrection(fs *flag.FlagSet) SimBuilder {
 		t0 := time.Now()
 		model := fmt.Sprintf("correction %s correction=%v start=%v d=%d P=%d L=%d o=%d g=%d overlap=%t prio=%s",
 			p.dissemination(), p.Correction, p.Start, p.Distance, p.P, L, o, *g, *overlap, *prio)
-		rep := &SimReport{Model: model, Seed: *seed, Violations: []ViolationRef{}, Figures: map[string]any{}}
+		rep := &registry.SimReport{Model: model, Seed: *seed, Violations: []registry.ViolationRef{}, Figures: map[string]any{}}
 		if *rate > 0 || *runs > 1 {
 			if *faults != "" || *svg != "" {
 				return nil, fmt.Errorf("--fault-rate and --runs > 1 make a Monte Carlo campaign: not with --faults or --svg")
@@ -378,14 +379,14 @@ func simulateCorrection(fs *flag.FlagSet) SimBuilder {
 // correction, whose guarantee covers any failures before correction (in
 // the simulator processes fail from the start). Opportunistic correction's
 // uncolored processes are a figure, not a violation.
-func simViolations(p CorrectionParams, figs []RunFigures) []ViolationRef {
-	out := []ViolationRef{}
+func simViolations(p Params, figs []RunFigures) []registry.ViolationRef {
+	out := []registry.ViolationRef{}
 	for i, x := range figs {
 		if x.Duplicates > 0 {
-			return append(out, ViolationRef{Property: "no-duplicates", Steps: i})
+			return append(out, registry.ViolationRef{Property: "no-duplicates", Steps: i})
 		}
-		if x.Uncolored > 0 && p.Correction == correction.Checked {
-			return append(out, ViolationRef{Property: "non-faulty-liveness", Steps: i})
+		if x.Uncolored > 0 && p.Correction == corrsm.Checked {
+			return append(out, registry.ViolationRef{Property: "non-faulty-liveness", Steps: i})
 		}
 	}
 	return out
@@ -448,13 +449,13 @@ type Fig1bRow struct {
 	InOrder     Dist    `json:"inorder_l_scc"`
 }
 
-func paperCampaign(base CorrectionParams, L, o, g int64, overlap bool, prio logp.Prio, runs int, seed uint64,
-	table1, sec43, fig1b bool, progress func(string)) (*SimReport, error) {
+func paperCampaign(base Params, L, o, g int64, overlap bool, prio logp.Prio, runs int, seed uint64,
+	table1, sec43, fig1b bool, progress func(string)) (*registry.SimReport, error) {
 	t0 := time.Now()
-	rep := &SimReport{Model: fmt.Sprintf("correction P=%d L=%d o=%d g=%d", base.P, L, o, g), Mode: "paper", Seed: seed,
-		Violations: []ViolationRef{}, Figures: map[string]any{}}
+	rep := &registry.SimReport{Model: fmt.Sprintf("correction P=%d L=%d o=%d g=%d", base.P, L, o, g), Mode: "paper", Seed: seed,
+		Violations: []registry.ViolationRef{}, Figures: map[string]any{}}
 	var b strings.Builder
-	camp := func(p CorrectionParams, ratePct float64, label string) ([]RunFigures, *CorrSim, error) {
+	camp := func(p Params, ratePct float64, label string) ([]RunFigures, *CorrSim, error) {
 		cs, err := NewCorrSim(p, L, o, g, overlap, prio)
 		if err != nil {
 			return nil, nil, err
@@ -481,7 +482,7 @@ func paperCampaign(base CorrectionParams, L, o, g int64, overlap bool, prio logp
 			unc := 0
 			for _, tr := range Table1Trees {
 				p := base
-				p.Tree, p.Correction, p.Start = tr, correction.Checked, correction.Synchronized
+				p.Tree, p.Correction, p.Start = tr, corrsm.Checked, corrsm.Synchronized
 				figs, cs, err := camp(p, rate, "table1 "+tr.String())
 				if err != nil {
 					return nil, err
@@ -526,7 +527,7 @@ func paperCampaign(base CorrectionParams, L, o, g int64, overlap bool, prio logp
 			row := Sec43Row{RatePct: rate}
 			for _, tr := range Table1Trees {
 				p := base
-				p.Tree, p.Correction, p.Start = tr, correction.OptimizedOpportunistic, correction.Overlapped
+				p.Tree, p.Correction, p.Start = tr, corrsm.OptimizedOpportunistic, corrsm.Overlapped
 				figs, _, err := camp(p, rate, "section43 "+tr.String())
 				if err != nil {
 					return nil, err
@@ -539,7 +540,7 @@ func paperCampaign(base CorrectionParams, L, o, g int64, overlap bool, prio logp
 						row.MaxUncoloredOnce = max(row.MaxUncoloredOnce, x.Uncolored)
 					}
 					if x.Duplicates > 0 {
-						rep.Violations = append(rep.Violations, ViolationRef{Property: "no-duplicates"})
+						rep.Violations = append(rep.Violations, registry.ViolationRef{Property: "no-duplicates"})
 					}
 				}
 			}
@@ -554,15 +555,15 @@ func paperCampaign(base CorrectionParams, L, o, g int64, overlap bool, prio logp
 		fmt.Fprintf(&b, "  %6s %7s | %-26s | %-26s\n", "F(%)", "faults", "interleaved mean/p99/max", "in-order mean/p99/max")
 		for _, rate := range []float64{0.01, 0.1, 1, 2, 4} {
 			row := Fig1bRow{RatePct: rate, Faults: int(math.Round(rate / 100 * float64(base.P))), Runs: runs}
-			for _, kind := range []correction.TreeKind{correction.BinomialInterleaved, correction.BinomialInOrder} {
+			for _, kind := range []corrsm.TreeKind{corrsm.BinomialInterleaved, corrsm.BinomialInOrder} {
 				p := base
-				p.Tree, p.Correction, p.Start = correction.Tree{Kind: kind}, correction.Checked, correction.Synchronized
+				p.Tree, p.Correction, p.Start = corrsm.Tree{Kind: kind}, corrsm.Checked, corrsm.Synchronized
 				figs, _, err := camp(p, rate, "fig1b "+kind.String())
 				if err != nil {
 					return nil, err
 				}
 				d := NewDist(column(figs, func(r RunFigures) float64 { return float64(r.CorrectionLatency) }))
-				if kind == correction.BinomialInterleaved {
+				if kind == corrsm.BinomialInterleaved {
 					row.Interleaved = d
 				} else {
 					row.InOrder = d
@@ -633,7 +634,7 @@ func TimelineSVG(res *logp.Result, failed core.RankSet, title string, L int64) [
 		case logp.OpSend:
 			fill := "#4a7fd6"
 			stroke := "#4a7fd6"
-			if e.Kind == correction.KindCorrection {
+			if e.Kind == corrsm.KindCorrection {
 				fill, stroke = "#f29a2e", "#f29a2e"
 			}
 			bar(e, fill)

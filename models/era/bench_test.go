@@ -1,4 +1,4 @@
-package registry
+package era
 
 import (
 	"fmt"
@@ -6,7 +6,8 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 // BenchmarkERA measures the checker on ERA models built exactly as
@@ -46,8 +47,8 @@ func BenchmarkERA(b *testing.B) {
 func BenchmarkERAWalk(b *testing.B) {
 	for _, n := range []int{64, 1024} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
-			p := ERAParams{N: n, Agreements: 1, Values: 2, Op: era.And}
-			m, err := NewERAModel(p, [][][]core.Input{randomInputs(p, 1)})
+			p := Params{N: n, Agreements: 1, Values: 2, Op: erasm.And}
+			m, err := NewModel(p, [][][]core.Input{randomInputs(p, 1)})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -69,9 +70,9 @@ func BenchmarkERAWalk(b *testing.B) {
 	}
 }
 
-func buildBench(b *testing.B, name string, args ...string) Runner {
+func buildBench(b *testing.B, name string, args ...string) registry.Runner {
 	b.Helper()
-	p, err := Lookup(name)
+	p, err := registry.Lookup(name)
 	if err != nil {
 		b.Fatal(err)
 	}

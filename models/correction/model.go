@@ -1,4 +1,4 @@
-package registry
+package correction
 
 import (
 	"flag"
@@ -10,12 +10,12 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/props"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	"github.com/ftkernel/ftkernel/registry"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 func init() {
-	register(&Protocol{
+	registry.Register(&registry.Protocol{
 		Name:     "correction",
 		Doc:      "Corrected Tree broadcast (Küttler et al., PPoPP'19): tree dissemination + ring correction; root rank 0 never fails",
 		Define:   defineCorrection,
@@ -25,15 +25,15 @@ func init() {
 }
 
 // BcastValue is the value the root broadcasts in every model.
-const BcastValue correction.Value = 42
+const BcastValue corrsm.Value = 42
 
-// CorrectionParams are the parameters of a Corrected Tree model.
-type CorrectionParams struct {
+// Params are the parameters of a Corrected Tree model.
+type Params struct {
 	P          int
-	Tree       correction.Tree
-	Correction correction.CorrectionKind
+	Tree       corrsm.Tree
+	Correction corrsm.CorrectionKind
 	Distance   int
-	Start      correction.StartMode
+	Start      corrsm.StartMode
 	Delay      uint64
 	Mutant     mutant.Name
 	// Faults is the env crash budget: up to Faults non-root processes fail,
@@ -49,7 +49,7 @@ type CorrectionParams struct {
 	// Loss is env.LossNone (default) or env.LossOnCrash: the messages in
 	// flight from a crashed process may be lost, each loss its own step.
 	Loss env.Loss
-	// Compact: correction.Config.Compact (set for exhaustive checking).
+	// Compact: corrsm.Config.Compact (set for exhaustive checking).
 	Compact bool
 	// Gossip, when set, replaces the tree by Corrected Gossip dissemination
 	// (§3.1; statemachine/correction/gossip.go). Tree then only gives P.
@@ -79,9 +79,9 @@ const gossipStream = 0x676f73736970 // "gossip"
 // "gossip", run) — the same arguments give the same plan. Uniform over the
 // others, the root included, is what the authors' simulator flogsim does;
 // the paper says only "a random subset of other processes" (§3.1).
-func GossipPartners(P, rounds int, seed, run uint64) (*correction.GossipPlan, error) {
+func GossipPartners(P, rounds int, seed, run uint64) (*corrsm.GossipPlan, error) {
 	rng := rand.New(rand.NewPCG(seed^gossipStream, run))
-	return correction.NewGossipPlan(P, rounds, func(r core.Rank, _ int) core.Rank {
+	return corrsm.NewGossipPlan(P, rounds, func(r core.Rank, _ int) core.Rank {
 		q := rng.IntN(P - 1)
 		if q >= int(r) {
 			q++
@@ -95,7 +95,7 @@ func GossipPartners(P, rounds int, seed, run uint64) (*correction.GossipPlan, er
 func DefaultGossipTime(P int) int64 { return int64(math.Ceil(2 * math.Log2(float64(P)))) }
 
 // dissemination names the dissemination for model names.
-func (p CorrectionParams) dissemination() string {
+func (p Params) dissemination() string {
 	if g := p.Gossip; g != nil {
 		if g.Time > 0 {
 			return fmt.Sprintf("dissemination=gossip(T=%d rounds=%d seed=%d)", g.Time, g.Rounds, g.Seed)
@@ -133,9 +133,9 @@ func bindCorrection(fs *flag.FlagSet, P int) *correctionFlags {
 }
 
 // ParseTreeKind reads a --tree name.
-func ParseTreeKind(s string) (correction.TreeKind, error) {
-	for _, k := range []correction.TreeKind{correction.BinomialInterleaved, correction.BinomialInOrder,
-		correction.KaryInterleaved, correction.KaryInOrder, correction.Lame, correction.Optimal} {
+func ParseTreeKind(s string) (corrsm.TreeKind, error) {
+	for _, k := range []corrsm.TreeKind{corrsm.BinomialInterleaved, corrsm.BinomialInOrder,
+		corrsm.KaryInterleaved, corrsm.KaryInOrder, corrsm.Lame, corrsm.Optimal} {
 		if k.String() == s {
 			return k, nil
 		}
@@ -144,28 +144,28 @@ func ParseTreeKind(s string) (correction.TreeKind, error) {
 }
 
 // ParseCorrectionKind reads a --correction name.
-func ParseCorrectionKind(s string) (correction.CorrectionKind, error) {
+func ParseCorrectionKind(s string) (corrsm.CorrectionKind, error) {
 	switch s {
 	case "opportunistic":
-		return correction.Opportunistic, nil
+		return corrsm.Opportunistic, nil
 	case "optimized", "optimized-opportunistic":
-		return correction.OptimizedOpportunistic, nil
+		return corrsm.OptimizedOpportunistic, nil
 	case "checked":
-		return correction.Checked, nil
+		return corrsm.Checked, nil
 	case "delayed":
-		return correction.Delayed, nil
+		return corrsm.Delayed, nil
 	case "none":
-		return correction.NoCorrection, nil
+		return corrsm.NoCorrection, nil
 	}
 	return 0, fmt.Errorf("--correction %q: want opportunistic, optimized, checked, delayed or none", s)
 }
 
-func (f *correctionFlags) params() (CorrectionParams, error) {
-	p := CorrectionParams{P: f.p, Distance: f.d, Delay: f.delay, Mutant: mutant.Name(f.mut)}
+func (f *correctionFlags) params() (Params, error) {
+	p := Params{P: f.p, Distance: f.d, Delay: f.delay, Mutant: mutant.Name(f.mut)}
 	var err error
 	if f.tree == "gossip" {
-		// The topology only gives P (correction.Config.Gossip).
-		p.Tree = correction.Tree{Kind: correction.BinomialInterleaved}
+		// The topology only gives P (corrsm.Config.Gossip).
+		p.Tree = corrsm.Tree{Kind: corrsm.BinomialInterleaved}
 		p.Gossip = &GossipParams{Rounds: f.gRounds, Time: f.gTime}
 		if f.gRounds < 0 || f.gTime < 0 {
 			return p, fmt.Errorf("--gossip-rounds %d, --gossip-time %d: must not be negative", f.gRounds, f.gTime)
@@ -181,7 +181,7 @@ func (f *correctionFlags) params() (CorrectionParams, error) {
 		if err != nil {
 			return p, fmt.Errorf("--tree %q: want binomial, binomial-inorder, kary, kary-inorder, lame, optimal or gossip", f.tree)
 		}
-		p.Tree = correction.Tree{Kind: kind, K: f.k, L: f.L, O: f.o}
+		p.Tree = corrsm.Tree{Kind: kind, K: f.k, L: f.L, O: f.o}
 		if f.gRounds != 0 || f.gTime != 0 {
 			return p, fmt.Errorf("--gossip-rounds and --gossip-time need --tree gossip (the tree is %s)", f.tree)
 		}
@@ -191,9 +191,9 @@ func (f *correctionFlags) params() (CorrectionParams, error) {
 	}
 	switch f.start {
 	case "synchronized":
-		p.Start = correction.Synchronized
+		p.Start = corrsm.Synchronized
 	case "overlapped":
-		p.Start = correction.Overlapped
+		p.Start = corrsm.Overlapped
 	default:
 		return p, fmt.Errorf("--start %q: want synchronized or overlapped", f.start)
 	}
@@ -202,13 +202,13 @@ func (f *correctionFlags) params() (CorrectionParams, error) {
 	}
 	if p.Mutant != mutant.None {
 		ok := false
-		for _, m := range correction.Mutants {
+		for _, m := range corrsm.Mutants {
 			ok = ok || m == p.Mutant
 		}
 		if !ok {
-			return p, errUnknownMutant("correction", f.mut)
+			return p, registry.ErrUnknownMutant("correction", f.mut)
 		}
-		if p.Mutant == correction.MutantKaryHeapOrder {
+		if p.Mutant == corrsm.MutantKaryHeapOrder {
 			p.Tree.Mutant = p.Mutant
 		}
 	}
@@ -226,12 +226,12 @@ func (f *correctionFlags) own(extra ...string) map[string]string {
 
 // Config builds the shared node configuration (for gossip, with the
 // partner sequences of run 0).
-func (p CorrectionParams) Config() (*correction.Config, error) {
-	top, err := correction.NewTopology(p.Tree, p.P)
+func (p Params) Config() (*corrsm.Config, error) {
+	top, err := corrsm.NewTopology(p.Tree, p.P)
 	if err != nil {
 		return nil, err
 	}
-	cfg := &correction.Config{Topology: top, Correction: p.Correction, Distance: p.Distance,
+	cfg := &corrsm.Config{Topology: top, Correction: p.Correction, Distance: p.Distance,
 		Start: p.Start, Delay: p.Delay, Mutant: p.Mutant, Compact: p.Compact}
 	if p.Gossip != nil {
 		if cfg.Gossip, err = GossipPartners(p.P, p.Gossip.Rounds, p.Gossip.Seed, 0); err != nil {
@@ -241,14 +241,14 @@ func (p CorrectionParams) Config() (*correction.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-func defineCorrection(fs *flag.FlagSet) Builder {
+func defineCorrection(fs *flag.FlagSet) registry.Builder {
 	f := bindCorrection(fs, 6)
 	faults := fs.Int("faults", 1, "crash budget F: up to F non-root processes fail, at any step (the root, rank 0, never fails: §2.1)")
 	before := fs.Bool("faults-before-correction", false, "failures only before the synchronized start of correction (the guarantee of checked correction, §3.1/§4.2); needs --start synchronized")
 	timing := fs.String("timing", "async", "async: any interleaving, each send slot fires whenever; rounds: lock-step rounds (one correction send per process per round, all of a round's messages delivered before the next round), far fewer interleavings")
 	lose := fs.Bool("lose-on-crash", false, "messages in flight from a crashed process may be lost (each loss is a step); by default they are all delivered")
 	seed := fs.Uint64("seed", 1, "with --tree gossip: seed of the random partner sequences (one fixed plan is checked)")
-	return func() (Runner, error) {
+	return func() (registry.Runner, error) {
 		p, err := f.params()
 		if err != nil {
 			return nil, err
@@ -272,22 +272,22 @@ func defineCorrection(fs *flag.FlagSet) Builder {
 		if p.P > 16 {
 			return nil, fmt.Errorf("--P %d: exhaustive checking is for small P (use ftcheck simulate correction)", p.P)
 		}
-		m, err := NewCorrectionModel(p)
+		m, err := NewModel(p)
 		if err != nil {
 			return nil, err
 		}
-		return Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing", "lose-on-crash")), nil
+		return registry.Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing", "lose-on-crash")), nil
 	}
 }
 
-// NewCorrectionModel builds the asynchronous environment for a Corrected
+// NewModel builds the asynchronous environment for a Corrected
 // Tree broadcast: the root calls Broadcast(42) once; with synchronized
 // start the correction-start timer is a wakeup of the environment's
 // synchronized clock, which arms it at every live process once the
 // dissemination has settled (nothing else enabled); the root survives.
 // With gossip dissemination the gossip phase settles when every colored
 // process has sent its p.Gossip.Rounds messages (no clock can cut it).
-func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
+func NewModel(p Params) (*env.Model, error) {
 	cfg, err := p.Config()
 	if err != nil {
 		return nil, err
@@ -295,16 +295,16 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 	if p.Faults < 0 || p.Faults >= p.P {
 		return nil, fmt.Errorf("--faults %d: must be in 0..P-1 (the root never fails)", p.Faults)
 	}
-	syncStart := p.Start == correction.Synchronized && p.Correction != correction.NoCorrection
+	syncStart := p.Start == corrsm.Synchronized && p.Correction != corrsm.NoCorrection
 	if p.FaultsBeforeCorrection && !syncStart {
 		return nil, fmt.Errorf("--faults-before-correction needs --start synchronized and a correction: overlapped correction starts during dissemination")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "correction %s correction=%v start=%v", p.dissemination(), p.Correction, p.Start)
 	switch p.Correction {
-	case correction.Opportunistic, correction.OptimizedOpportunistic:
+	case corrsm.Opportunistic, corrsm.OptimizedOpportunistic:
 		fmt.Fprintf(&b, " d=%d", p.Distance)
-	case correction.Delayed:
+	case corrsm.Delayed:
 		fmt.Fprintf(&b, " delay=%d", p.Delay)
 	}
 	if p.Mutant != mutant.None {
@@ -317,11 +317,11 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 		b.WriteString(" lose-on-crash")
 	}
 	sched := make([][]core.Input, p.P)
-	sched[0] = []core.Input{correction.Broadcast{Value: BcastValue}}
+	sched[0] = []core.Input{corrsm.Broadcast{Value: BcastValue}}
 	ec := env.Config{
 		Name: b.String(), N: p.P, Crashes: p.Faults,
 		NewNode: func(r core.Rank, _ int) core.Machine {
-			n, err := correction.New(cfg, r)
+			n, err := corrsm.New(cfg, r)
 			if err != nil {
 				panic(err) // validated above
 			}
@@ -331,27 +331,27 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 		CrashBeforeWakeup: p.FaultsBeforeCorrection,
 		Timing:            p.Timing,
 		Loss:              p.Loss,
-		Properties:        props.Correction(),
+		Properties:        Properties(),
 	}
 	if syncStart {
-		ec.Wakeups = []uint64{correction.TimerStart}
+		ec.Wakeups = []uint64{corrsm.TimerStart}
 	}
 	return env.New(ec)
 }
 
-func correctionMutants() []MutantInfo {
+func correctionMutants() []registry.MutantInfo {
 	docs := map[mutant.Name]string{
-		correction.MutantCheckedStopEarly:      "checked correction stops a direction at the first message from it, sent-to or not",
-		correction.MutantKaryHeapOrder:         "k-ary tree in heap order (r·k+1 … r·k+k): a spanning tree, not interleaved",
-		correction.MutantOpportunisticLeftOnly: "opportunistic correction sends only to the left",
-		correction.MutantUncoloredCorrects:     "an uncolored process joins correction at the synchronized start",
-		correction.MutantRelayStaleValue:       "a process relays the value it held before being colored",
-		correction.MutantRedeliverOnCorrection: "only tree messages are masked: redelivers on correction messages",
-		correction.MutantOpportunisticWraps:    "opportunistic right-hand distance capped at P, not P−1 (wraps to the neighbour)",
+		corrsm.MutantCheckedStopEarly:      "checked correction stops a direction at the first message from it, sent-to or not",
+		corrsm.MutantKaryHeapOrder:         "k-ary tree in heap order (r·k+1 … r·k+k): a spanning tree, not interleaved",
+		corrsm.MutantOpportunisticLeftOnly: "opportunistic correction sends only to the left",
+		corrsm.MutantUncoloredCorrects:     "an uncolored process joins correction at the synchronized start",
+		corrsm.MutantRelayStaleValue:       "a process relays the value it held before being colored",
+		corrsm.MutantRedeliverOnCorrection: "only tree messages are masked: redelivers on correction messages",
+		corrsm.MutantOpportunisticWraps:    "opportunistic right-hand distance capped at P, not P−1 (wraps to the neighbour)",
 	}
-	out := make([]MutantInfo, 0, len(correction.Mutants))
-	for _, m := range correction.Mutants {
-		out = append(out, MutantInfo{Name: string(m), Doc: docs[m]})
+	out := make([]registry.MutantInfo, 0, len(corrsm.Mutants))
+	for _, m := range corrsm.Mutants {
+		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
 	}
 	return out
 }

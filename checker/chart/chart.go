@@ -1,4 +1,7 @@
-package registry
+// Package chart draws a trace of the message-passing environment
+// (checker/env) as a message sequence chart (checker/msc): it replays the
+// trace and pairs each delivery with the send it consumes.
+package chart
 
 import (
 	"fmt"
@@ -9,26 +12,20 @@ import (
 	"github.com/ftkernel/ftkernel/core"
 )
 
-// Charter is implemented by runners whose model is the message-passing
-// environment: they can draw a trace as a message sequence chart.
-type Charter interface {
-	Chart(tr *checker.Trace) (msc.Chart, error)
-}
-
-type envRunner struct {
-	runner[*env.World]
-}
-
-// Chart replays tr and turns it into a chart: an arrow from the step that
+// FromTrace replays tr on m and turns it into a chart: an arrow from the step that
 // sent a message to the step that delivered it, crashes, detections, calls
 // and decisions marked, and each process's state after every step.
-func (r *envRunner) Chart(tr *checker.Trace) (msc.Chart, error) {
-	worlds, err := checker.Replay[*env.World](r.m, tr)
+//
+// Errors: the replay's error if tr does not start from an initial state of
+// m; msc.Chart.Validate's error if the chart is inconsistent. A trace
+// whose replay fails part-way is drawn up to the failing step.
+func FromTrace(m *env.Model, tr *checker.Trace) (msc.Chart, error) {
+	worlds, err := checker.Replay[*env.World](m, tr)
 	if worlds == nil {
 		return msc.Chart{}, fmt.Errorf("replay: %w", err)
 	}
 	n := worlds[0].N()
-	c := msc.Chart{Title: r.m.Name(), Processes: n}
+	c := msc.Chart{Title: m.Name(), Processes: n}
 	if tr.Violation != nil {
 		c.Violation = tr.Violation.String()
 	}

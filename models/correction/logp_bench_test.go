@@ -1,18 +1,18 @@
-package logp_test
+package correction
 
 import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // BenchmarkBroadcast65536 simulates one Corrected Tree broadcast (Lamé k=2,
 // synchronized checked correction, L=2, o=1) on P = 65536 processes with 1%
 // failed, including building the nodes; the topology is built once.
 func BenchmarkBroadcast65536(b *testing.B) {
-	s := setup{tree: correction.Tree{Kind: correction.Lame, K: 2}, P: 65536, corr: correction.Checked, L: 2, o: 1}
+	s := setup{tree: corrsm.Tree{Kind: corrsm.Lame, K: 2}, P: 65536, corr: corrsm.Checked, L: 2, o: 1}
 	cfg := s.config(b)
 	at := s.disseminationTime(b)
 	sim, err := logp.New(s.options(at))
@@ -26,7 +26,7 @@ func BenchmarkBroadcast65536(b *testing.B) {
 	b.ReportAllocs()
 	var msgs int64
 	for i := 0; b.Loop(); i++ {
-		nodes, err := correction.Nodes(cfg)
+		nodes, err := corrsm.Nodes(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

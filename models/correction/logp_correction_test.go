@@ -1,4 +1,4 @@
-package logp_test
+package correction
 
 import (
 	"reflect"
@@ -6,12 +6,12 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // A run is a function of its inputs.
 func TestDeterministic(t *testing.T) {
-	s := setup{tree: correction.Tree{Kind: correction.Lame, K: 2}, P: 2000, corr: correction.Checked, L: 2, o: 1, syncAt: -1, log: true}
+	s := setup{tree: corrsm.Tree{Kind: corrsm.Lame, K: 2}, P: 2000, corr: corrsm.Checked, L: 2, o: 1, syncAt: -1, log: true}
 	f := logp.RandomFaults(s.P, 0.04, 7, 7)
 	a, _ := s.run(t, f)
 	a2 := *a
@@ -29,12 +29,12 @@ func TestDeterministic(t *testing.T) {
 func TestSection31OpportunisticGapUpTo2d(t *testing.T) {
 	for _, mut := range []bool{false, true} {
 		missed := 0
-		for _, tree := range []correction.Tree{{Kind: correction.BinomialInterleaved}, {Kind: correction.KaryInterleaved, K: 4}} {
-			for _, start := range []correction.StartMode{correction.Synchronized, correction.Overlapped} {
-				s := setup{tree: tree, P: 2048, corr: correction.Opportunistic, d: 1, start: start, L: 2, o: 1, syncAt: -1}
+		for _, tree := range []corrsm.Tree{{Kind: corrsm.BinomialInterleaved}, {Kind: corrsm.KaryInterleaved, K: 4}} {
+			for _, start := range []corrsm.StartMode{corrsm.Synchronized, corrsm.Overlapped} {
+				s := setup{tree: tree, P: 2048, corr: corrsm.Opportunistic, d: 1, start: start, L: 2, o: 1, syncAt: -1}
 				s.syncAt = s.disseminationTime(t)
 				if mut {
-					s.mut = correction.MutantOpportunisticLeftOnly
+					s.mut = corrsm.MutantOpportunisticLeftOnly
 				}
 				for run := 0; run < 40; run++ {
 					res, _ := s.run(t, logp.RandomFaults(s.P, 0.04, 11, uint64(run)))
@@ -60,11 +60,11 @@ func TestSection31OpportunisticGapUpTo2d(t *testing.T) {
 func TestSection31CheckedCoverage(t *testing.T) {
 	for _, mut := range []bool{false, true} {
 		violations := 0
-		for _, start := range []correction.StartMode{correction.Synchronized, correction.Overlapped} {
-			s := setup{tree: correction.Tree{Kind: correction.BinomialInterleaved}, P: 2048, corr: correction.Checked, start: start, L: 2, o: 1, syncAt: -1}
+		for _, start := range []corrsm.StartMode{corrsm.Synchronized, corrsm.Overlapped} {
+			s := setup{tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved}, P: 2048, corr: corrsm.Checked, start: start, L: 2, o: 1, syncAt: -1}
 			s.syncAt = s.disseminationTime(t)
 			if mut {
-				s.mut = correction.MutantCheckedStopEarly
+				s.mut = corrsm.MutantCheckedStopEarly
 			}
 			for run := 0; run < 30; run++ {
 				res, nodes := s.run(t, logp.RandomFaults(s.P, 0.04, 12, uint64(run)))
@@ -73,14 +73,14 @@ func TestSection31CheckedCoverage(t *testing.T) {
 				}
 				var parts []int
 				for r, m := range nodes {
-					if m.(*correction.Node).Participant() {
+					if m.(*corrsm.Node).Participant() {
 						parts = append(parts, r)
 					}
 				}
 				for i, r := range parts {
 					left := (r - parts[(i+len(parts)-1)%len(parts)] + s.P) % s.P
 					right := (parts[(i+1)%len(parts)] - r + s.P) % s.P
-					rl, rr := nodes[r].(*correction.Node).Reach()
+					rl, rr := nodes[r].(*corrsm.Node).Reach()
 					if rl < left || rr < right {
 						violations++
 						if !mut {
@@ -100,10 +100,10 @@ func TestSection31CheckedCoverage(t *testing.T) {
 // Every correction variant colors all processes without faults, in both
 // start modes, with and without send/receive overlap.
 func TestAllVariantsFaultFree(t *testing.T) {
-	for _, c := range []correction.CorrectionKind{correction.Opportunistic, correction.OptimizedOpportunistic, correction.Checked, correction.Delayed} {
-		for _, start := range []correction.StartMode{correction.Synchronized, correction.Overlapped} {
+	for _, c := range []corrsm.CorrectionKind{corrsm.Opportunistic, corrsm.OptimizedOpportunistic, corrsm.Checked, corrsm.Delayed} {
+		for _, start := range []corrsm.StartMode{corrsm.Synchronized, corrsm.Overlapped} {
 			for _, nolap := range []bool{false, true} {
-				s := setup{tree: correction.Tree{Kind: correction.Optimal}, P: 500, corr: c, d: 4, start: start, L: 2, o: 1, syncAt: -1, nolap: nolap}
+				s := setup{tree: corrsm.Tree{Kind: corrsm.Optimal}, P: 500, corr: c, d: 4, start: start, L: 2, o: 1, syncAt: -1, nolap: nolap}
 				res, _ := s.run(t, core.RankSet{})
 				if res.Uncolored != 0 || res.CorrectionMessages == 0 {
 					t.Fatalf("%v %v nolap=%t: %+v", c, start, nolap, res)

@@ -1,4 +1,4 @@
-package registry
+package era
 
 import (
 	"flag"
@@ -9,12 +9,12 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/props"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 func init() {
-	register(&Protocol{
+	registry.Register(&registry.Protocol{
 		Name:     "era",
 		Doc:      "Early Returning Agreement (Herault et al., SC'15 §2): UP/DOWN/RESULTREQUEST over a mended tree",
 		Define:   defineERA,
@@ -23,17 +23,17 @@ func init() {
 	})
 }
 
-// ERAParams are the parameters of an ERA model.
-type ERAParams struct {
+// Params are the parameters of an ERA model.
+type Params struct {
 	N          int
 	Crashes    int
 	Agreements int // concurrent agreements a = 0 … Agreements-1
 	Values     int // contributions range over Flag(0) … Flag(Values-1)
-	Topology   era.Topology
+	Topology   erasm.Topology
 	Network    env.Network
 	Loss       env.Loss
 	Blocking   bool
-	Op         era.Op
+	Op         erasm.Op
 	GC         bool
 	Mutant     mutant.Name
 	Fail       []core.Rank
@@ -68,19 +68,19 @@ func bindERA(fs *flag.FlagSet, n int) *eraFlags {
 	return f
 }
 
-func (f *eraFlags) params() (ERAParams, error) {
-	p := ERAParams{N: f.n, Crashes: f.crashes, Agreements: f.agreements, Values: f.values,
+func (f *eraFlags) params() (Params, error) {
+	p := Params{N: f.n, Crashes: f.crashes, Agreements: f.agreements, Values: f.values,
 		Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut)}
 	if f.lose {
 		p.Loss = env.LossOnCrash
 	}
 	switch f.topology {
 	case "binary":
-		p.Topology = era.Binary
+		p.Topology = erasm.Binary
 	case "star":
-		p.Topology = era.Star
+		p.Topology = erasm.Star
 	case "string", "chain":
-		p.Topology = era.String
+		p.Topology = erasm.String
 	default:
 		return p, fmt.Errorf("--topology %q: want binary, star or string", f.topology)
 	}
@@ -90,9 +90,9 @@ func (f *eraFlags) params() (ERAParams, error) {
 	}
 	switch f.op {
 	case "and":
-		p.Op = era.And
+		p.Op = erasm.And
 	case "ulfm":
-		p.Op = era.ULFM
+		p.Op = erasm.ULFM
 	default:
 		return p, fmt.Errorf("--op %q: want and or ulfm", f.op)
 	}
@@ -113,7 +113,7 @@ func (f *eraFlags) params() (ERAParams, error) {
 	}
 	if p.Mutant != mutant.None {
 		ok := false
-		for _, m := range era.Mutants {
+		for _, m := range erasm.Mutants {
 			ok = ok || m == p.Mutant
 		}
 		if !ok {
@@ -132,13 +132,13 @@ func (f *eraFlags) own() map[string]string {
 	return out
 }
 
-func defineERA(fs *flag.FlagSet) Builder {
+func defineERA(fs *flag.FlagSet) registry.Builder {
 	f := bindERA(fs, 4)
 	// The main job's default: N = 4 with any number of crashes (up to
 	// N-1: the paper assumes one process survives), at any step.
 	fs.Lookup("crashes").DefValue = "3"
 	_ = fs.Set("crashes", "3")
-	return func() (Runner, error) {
+	return func() (registry.Runner, error) {
 		p, err := f.params()
 		if err != nil {
 			return nil, err
@@ -146,11 +146,11 @@ func defineERA(fs *flag.FlagSet) Builder {
 		if f.inputsSeed >= 0 {
 			// One input vector, as a simulation walk used: replay rebuilds
 			// exactly the model the walk ran on.
-			m, err := NewERAModel(p, [][][]core.Input{randomInputs(p, uint64(f.inputsSeed))})
+			m, err := NewModel(p, [][][]core.Input{randomInputs(p, uint64(f.inputsSeed))})
 			if err != nil {
 				return nil, err
 			}
-			return Erase(m, "era", f.own()), nil
+			return registry.Erase(m, "era", f.own()), nil
 		}
 		if p.N > 12 {
 			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate era for large N)", p.N)
@@ -162,25 +162,25 @@ func defineERA(fs *flag.FlagSet) Builder {
 				return nil, fmt.Errorf("%d^(n·agreements) input vectors is too many: lower --values, --n or --agreements", p.Values)
 			}
 		}
-		m, err := NewERAModel(p, AllInputVectors(p))
+		m, err := NewModel(p, AllInputVectors(p))
 		if err != nil {
 			return nil, err
 		}
-		return Erase(m, "era", f.own()), nil
+		return registry.Erase(m, "era", f.own()), nil
 	}
 }
 
-// contribution is the input value v for the ERA operation op.
-func contribution(op era.Op, v uint64) era.Value {
-	if op == era.ULFM {
-		return era.NewContribution(v, core.RankSet{}, core.RankSet{})
+// inputValue is the input value v for the ERA operation op.
+func inputValue(op erasm.Op, v uint64) erasm.Value {
+	if op == erasm.ULFM {
+		return erasm.NewContribution(v, core.RankSet{}, core.RankSet{})
 	}
-	return era.Flag(v)
+	return erasm.Flag(v)
 }
 
 // AllInputVectors lists every schedule: each process calls Agreement(v, a)
 // for a = 0 … Agreements-1, with every combination of v in 0 … Values-1.
-func AllInputVectors(p ERAParams) [][][]core.Input {
+func AllInputVectors(p Params) [][][]core.Input {
 	var out [][][]core.Input
 	k := p.N * p.Agreements
 	digits := make([]int, k)
@@ -188,7 +188,7 @@ func AllInputVectors(p ERAParams) [][][]core.Input {
 		s := make([][]core.Input, p.N)
 		for r := 0; r < p.N; r++ {
 			for a := 0; a < p.Agreements; a++ {
-				s[r] = append(s[r], era.Contribute{A: uint64(a), V: contribution(p.Op, uint64(digits[r*p.Agreements+a]))})
+				s[r] = append(s[r], erasm.Contribute{A: uint64(a), V: inputValue(p.Op, uint64(digits[r*p.Agreements+a]))})
 			}
 		}
 		out = append(out, s)
@@ -204,10 +204,10 @@ func AllInputVectors(p ERAParams) [][][]core.Input {
 	}
 }
 
-// NewERAModel builds the environment for ERA nodes with the given schedules.
-func NewERAModel(p ERAParams, schedules [][][]core.Input) (*env.Model, error) {
-	cfg := era.Config{N: p.N, Topology: p.Topology, Op: p.Op, GC: p.GC, Mutant: p.Mutant}
-	if _, err := era.New(0, cfg); err != nil {
+// NewModel builds the environment for ERA nodes with the given schedules.
+func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
+	cfg := erasm.Config{N: p.N, Topology: p.Topology, Op: p.Op, GC: p.GC, Mutant: p.Mutant}
+	if _, err := erasm.New(0, cfg); err != nil {
 		return nil, err
 	}
 	var b strings.Builder
@@ -220,35 +220,35 @@ func NewERAModel(p ERAParams, schedules [][][]core.Input) (*env.Model, error) {
 		Name: b.String(), N: p.N, Crashes: p.Crashes, Network: p.Network,
 		Loss: p.Loss, Blocking: p.Blocking,
 		NewNode: func(r core.Rank, n int) core.Machine {
-			node, err := era.New(r, cfg)
+			node, err := erasm.New(r, cfg)
 			if err != nil {
 				panic(err) // validated above with the same cfg
 			}
 			return node
 		},
 		Schedules: schedules, Fail: p.Fail, CrashProb: p.CrashProb,
-		Properties: props.ERA(p.Op),
+		Properties: Properties(p.Op),
 	})
 }
 
-func eraMutants() []MutantInfo {
+func eraMutants() []registry.MutantInfo {
 	docs := map[mutant.Name]string{
-		era.MutantNoGrandchildren:         "omit Part 4's second rule (no RESULTREQUEST to grandchildren)",
-		era.MutantEarlyRootDecision:       "a root decides before all its children contributed",
-		era.MutantDownFromAnyone:          "accept DOWN from a process that is not the parent",
-		era.MutantNoMarkElders:            "skip marking ranks r < q dead on RESULTREQUEST",
-		era.MutantRecordInsteadOfUp:       "a broadcasting process answers RESULTREQUEST by recording the requester instead of re-sending UP",
-		era.MutantDecisionIgnoresRequests: "Decision sends DOWN to children only, not to RequestedResult",
-		era.MutantNoUpToNewParent:         "Part 4: a process whose parent died does not send UP to its new parent",
-		era.MutantUpNotRemembered:         "Recv(UP) literally as printed: Status tested before Result, non-child UP forgotten",
-		era.MutantRootIgnoresDown:         "Recv(DOWN) literally as printed: a root ignores its children's DOWN",
-		era.MutantMarkEldersSilently:      "Recv(RESULTREQUEST) literally as printed: elders marked dead without Part 4",
-		era.MutantGCDropsResult:           "§3 garbage collection also reclaims Result, which the paper says must be kept",
-		era.MutantUpOverwrites:            "Recv(UP) assigns Current ← v instead of F(Current, v)",
+		erasm.MutantNoGrandchildren:         "omit Part 4's second rule (no RESULTREQUEST to grandchildren)",
+		erasm.MutantEarlyRootDecision:       "a root decides before all its children contributed",
+		erasm.MutantDownFromAnyone:          "accept DOWN from a process that is not the parent",
+		erasm.MutantNoMarkElders:            "skip marking ranks r < q dead on RESULTREQUEST",
+		erasm.MutantRecordInsteadOfUp:       "a broadcasting process answers RESULTREQUEST by recording the requester instead of re-sending UP",
+		erasm.MutantDecisionIgnoresRequests: "Decision sends DOWN to children only, not to RequestedResult",
+		erasm.MutantNoUpToNewParent:         "Part 4: a process whose parent died does not send UP to its new parent",
+		erasm.MutantUpNotRemembered:         "Recv(UP) literally as printed: Status tested before Result, non-child UP forgotten",
+		erasm.MutantRootIgnoresDown:         "Recv(DOWN) literally as printed: a root ignores its children's DOWN",
+		erasm.MutantMarkEldersSilently:      "Recv(RESULTREQUEST) literally as printed: elders marked dead without Part 4",
+		erasm.MutantGCDropsResult:           "§3 garbage collection also reclaims Result, which the paper says must be kept",
+		erasm.MutantUpOverwrites:            "Recv(UP) assigns Current ← v instead of F(Current, v)",
 	}
-	out := make([]MutantInfo, 0, len(era.Mutants))
-	for _, m := range era.Mutants {
-		out = append(out, MutantInfo{Name: string(m), Doc: docs[m]})
+	out := make([]registry.MutantInfo, 0, len(erasm.Mutants))
+	for _, m := range erasm.Mutants {
+		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
 	}
 	return out
 }

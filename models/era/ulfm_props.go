@@ -1,4 +1,4 @@
-package registry
+package era
 
 import (
 	"bytes"
@@ -7,12 +7,11 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/props"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
-// ulfmProps are the properties of ERA (props.ERA) restated for worlds of
-// era.App machines, where the contributions are the App's calls rather than
+// ulfmProps are the properties of ERA (ERA) restated for worlds of
+// erasm.App machines, where the contributions are the App's calls rather than
 // the environment's schedule, plus the benchmark program's own. At N = 6000
 // no check may cost O(N) per step: Agreement, Participation and Validity are
 // checked on the steps that decide (a transition form of the invariants,
@@ -22,19 +21,19 @@ import (
 // (a root's), so each costs O(N) a few times per agreement.
 func ulfmProps() []checker.Property[*env.World] {
 	return []checker.Property[*env.World]{
-		{Name: props.Termination, Kind: checker.Quiescence,
+		{Name: Termination, Kind: checker.Quiescence,
 			Doc:   "every live process ran the whole benchmark program: every agreement it called returned (§2.1 Termination, Theorem 3)",
 			Check: ulfmTermination},
-		{Name: props.Irrevocability, Kind: checker.Transition,
+		{Name: Irrevocability, Kind: checker.Transition,
 			Doc:       "a process never decides or returns a second, different value for an agreement, and Result never changes once set (§2.1, Theorem 1)",
 			CheckStep: ulfmIrrevocability},
-		{Name: props.Agreement, Kind: checker.Transition,
+		{Name: Agreement, Kind: checker.Transition,
 			Doc:       "no two live processes decide differently for an agreement, error code (Failed ⊄ Acked) included (§2.1 Agreement, Theorem 2: non-uniform); checked at each decision",
 			CheckStep: ulfmAgreementProp},
-		{Name: props.Participation, Kind: checker.Transition,
+		{Name: Participation, Kind: checker.Transition,
 			Doc:       "a process that decides v for a called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4)",
 			CheckStep: ulfmParticipation},
-		{Name: props.Validity, Kind: checker.Transition,
+		{Name: Validity, Kind: checker.Transition,
 			Doc:       "a decided value is F over a set of contributions that includes every process alive at the decision, and of failures of crashed processes (no process alive is reported failed: §1.1)",
 			CheckStep: ulfmValidity},
 		{Name: ULFMException, Kind: checker.Transition,
@@ -50,7 +49,7 @@ const ULFMException = "ulfm-exception"
 
 // originDecisions calls f for each decision of the last step that does not
 // copy an earlier decision of a live process.
-func originDecisions(next *env.World, f func(p core.Rank, a uint64, v era.Contribution) error) error {
+func originDecisions(next *env.World, f func(p core.Rank, a uint64, v erasm.Contribution) error) error {
 	p := next.LastActor()
 	if p == core.NoRank {
 		return nil
@@ -59,7 +58,7 @@ func originDecisions(next *env.World, f func(p core.Rank, a uint64, v era.Contri
 		if e.Kind != core.EffDecide {
 			continue
 		}
-		v, ok := e.Value.(era.Contribution)
+		v, ok := e.Value.(erasm.Contribution)
 		if !ok {
 			return fmt.Errorf("%v decided %v (%T) for a=%d: not a ULFM contribution", p, e.Value, e.Value, e.Instance)
 		}
@@ -74,7 +73,7 @@ func originDecisions(next *env.World, f func(p core.Rank, a uint64, v era.Contri
 }
 
 func ulfmException(_ *env.World, _ checker.Action, next *env.World) error {
-	return originDecisions(next, func(p core.Rank, a uint64, v era.Contribution) error {
+	return originDecisions(next, func(p core.Rank, a uint64, v erasm.Contribution) error {
 		if v.Err() {
 			return nil
 		}
@@ -82,12 +81,12 @@ func ulfmException(_ *env.World, _ checker.Action, next *env.World) error {
 			if v.Acked.Has(q) {
 				continue
 			}
-			var c era.Contribution
+			var c erasm.Contribution
 			called := false
 			if app := appOf(next, q); app != nil {
 				c, called = app.Contribution(a)
 			}
-			if !called || !sameValue(era.ULFM.Combine(v, c), v) {
+			if !called || !sameValue(erasm.ULFM.Combine(v, c), v) {
 				return fmt.Errorf("%v decided %v for a=%d without error, but %v's contribution is not in it and its failure is not acknowledged by all", p, v, a, q)
 			}
 		}
@@ -95,15 +94,15 @@ func ulfmException(_ *env.World, _ checker.Action, next *env.World) error {
 	})
 }
 
-func appOf(w *env.World, p core.Rank) *era.App {
-	a, _ := w.Node(p).(*era.App)
+func appOf(w *env.World, p core.Rank) *erasm.App {
+	a, _ := w.Node(p).(*erasm.App)
 	return a
 }
 
 // sameValue compares two decided values without allocating for ULFM ones.
 func sameValue(a, b core.Value) bool {
-	x, ok1 := a.(era.Contribution)
-	y, ok2 := b.(era.Contribution)
+	x, ok1 := a.(erasm.Contribution)
+	y, ok2 := b.(erasm.Contribution)
 	if ok1 && ok2 {
 		return x.Flag == y.Flag && x.Failed.Equal(y.Failed) && x.Acked.Equal(y.Acked)
 	}
@@ -117,14 +116,14 @@ func ulfmTermination(w *env.World) error {
 		}
 		app := appOf(w, p)
 		if app == nil {
-			return fmt.Errorf("%v is not an era.App", p)
+			return fmt.Errorf("%v is not an erasm.App", p)
 		}
 		for a, c := range app.Calls() {
 			if !c.Returned {
 				return fmt.Errorf("%v is alive, called Agreement(a=%d) (%v) and never returned, yet nothing is left to deliver, detect or call", p, a, c.Phase)
 			}
 		}
-		if ph := app.Phase(); ph != era.PhaseDone && ph != era.PhaseKilled {
+		if ph := app.Phase(); ph != erasm.PhaseDone && ph != erasm.PhaseKilled {
 			return fmt.Errorf("%v is alive and its program stopped in phase %v", p, ph)
 		}
 	}
@@ -132,7 +131,7 @@ func ulfmTermination(w *env.World) error {
 }
 
 func ulfmIrrevocability(prev *env.World, _ checker.Action, next *env.World) error {
-	if err := props.HistoryIrrevocable(prev, next); err != nil {
+	if err := HistoryIrrevocable(prev, next); err != nil {
 		return err
 	}
 	p := next.LastActor()
@@ -140,7 +139,7 @@ func ulfmIrrevocability(prev *env.World, _ checker.Action, next *env.World) erro
 		return nil
 	}
 	if na := appOf(next, p); na != nil {
-		return props.ResultKept(next, p, na.Node())
+		return ResultKept(next, p, na.Node())
 	}
 	return nil
 }
@@ -197,13 +196,13 @@ func ulfmParticipation(_ *env.World, _ checker.Action, next *env.World) error {
 		}
 		app := appOf(next, p)
 		if app == nil {
-			return fmt.Errorf("%v is not an era.App", p)
+			return fmt.Errorf("%v is not an erasm.App", p)
 		}
 		c, ok := app.Contribution(e.Instance)
 		if !ok {
 			return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, e.Value, e.Instance, e.Instance)
 		}
-		if !sameValue(era.ULFM.Combine(e.Value, c), e.Value) {
+		if !sameValue(erasm.ULFM.Combine(e.Value, c), e.Value) {
 			return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, e.Value, e.Instance, c)
 		}
 	}
@@ -218,11 +217,11 @@ func ulfmParticipation(_ *env.World, _ checker.Action, next *env.World) error {
 // the live contributions, the crashed ones below v and the failures of
 // v.Failed that crashed.
 func ulfmValidity(_ *env.World, _ checker.Action, next *env.World) error {
-	return originDecisions(next, func(p core.Rank, a uint64, v era.Contribution) error {
+	return originDecisions(next, func(p core.Rank, a uint64, v erasm.Contribution) error {
 		var join core.Value
 		for q := core.Rank(0); int(q) < next.N(); q++ {
 			app := appOf(next, q)
-			var c era.Contribution
+			var c erasm.Contribution
 			called := false
 			if app != nil {
 				c, called = app.Contribution(a)
@@ -231,9 +230,9 @@ func ulfmValidity(_ *env.World, _ checker.Action, next *env.World) error {
 			case !next.Crashed(q) && !called:
 				return fmt.Errorf("%v decided %v for a=%d while %v is alive and has not contributed", p, v, a, q)
 			case !next.Crashed(q):
-				join = era.ULFM.Combine(join, c)
-			case called && sameValue(era.ULFM.Combine(v, c), v):
-				join = era.ULFM.Combine(join, c)
+				join = erasm.ULFM.Combine(join, c)
+			case called && sameValue(erasm.ULFM.Combine(v, c), v):
+				join = erasm.ULFM.Combine(join, c)
 			}
 		}
 		var bad core.RankSet
@@ -245,8 +244,8 @@ func ulfmValidity(_ *env.World, _ checker.Action, next *env.World) error {
 		if !bad.Empty() {
 			return fmt.Errorf("%v decided %v for a=%d, which reports %v failed while alive", p, v, a, bad)
 		}
-		j, _ := join.(era.Contribution)
-		want := era.Contribution{Flag: j.Flag, Failed: j.Failed.Union(v.Failed), Acked: j.Acked}
+		j, _ := join.(erasm.Contribution)
+		want := erasm.Contribution{Flag: j.Flag, Failed: j.Failed.Union(v.Failed), Acked: j.Acked}
 		if join == nil || !sameValue(want, v) {
 			return fmt.Errorf("%v decided %v for a=%d, which is not F over any set of contributions that includes every live process (live and compatible contributions and failures give %v)", p, v, a, want)
 		}

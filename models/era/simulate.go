@@ -1,4 +1,4 @@
-package registry
+package era
 
 import (
 	"flag"
@@ -10,14 +10,15 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 // simulateERA is `ftcheck simulate era`: seeded random walks at sizes no
 // exhaustive search reaches, in the spirit of the paper's Table 2d
 // scenarios (failure of the root, of a child of the root, of an inner node,
 // of a whole group: --fail 0, 4, 16, 16-31).
-func simulateERA(fs *flag.FlagSet) SimBuilder {
+func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 	f := bindERA(fs, 64)
 	fs.Lookup("crashes").DefValue = "0"
 	_ = fs.Set("crashes", "0")
@@ -26,7 +27,7 @@ func simulateERA(fs *flag.FlagSet) SimBuilder {
 	crashProb := fs.Float64("crash-prob", 0, "probability that a step is a crash while crashes are possible (0: 1/N)")
 	maxSteps := fs.Int("max-steps", 0, "steps per walk (0: 200·N·agreements)")
 	scenario := fs.String("scenario", "", "ulfm-bench: the paper's Figure 3 benchmark on the MPIX_Comm_agree layer")
-	return func(progress func(string)) (*SimReport, error) {
+	return func(progress func(string)) (*registry.SimReport, error) {
 		if *scenario != "" {
 			return simulateULFMBench(f, *scenario, *walks, *seed, f.fail, progress)
 		}
@@ -45,7 +46,7 @@ func simulateERA(fs *flag.FlagSet) SimBuilder {
 		if ms <= 0 {
 			ms = 200 * p.N * p.Agreements
 		}
-		m, err := NewERAModel(p, []([][]core.Input){randomInputs(p, uint64(f.inputsSeed))})
+		m, err := NewModel(p, []([][]core.Input){randomInputs(p, uint64(f.inputsSeed))})
 		if err != nil {
 			return nil, err
 		}
@@ -54,12 +55,12 @@ func simulateERA(fs *flag.FlagSet) SimBuilder {
 		if res.Err != nil {
 			return nil, res.Err
 		}
-		rep := &SimReport{Model: "era", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []ViolationRef{}}
+		rep := &registry.SimReport{Model: "era", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}}
 		if res.Violation != nil {
 			res.Violation.Params = f.own()
-			res.Violation.Params[ModelParam] = "era"
+			res.Violation.Params[registry.ModelParam] = "era"
 			rep.Trace = res.Violation
-			rep.Violations = append(rep.Violations, ViolationRef{Property: res.Violation.Violation.Property, Steps: len(res.Violation.Steps)})
+			rep.Violations = append(rep.Violations, registry.ViolationRef{Property: res.Violation.Violation.Property, Steps: len(res.Violation.Steps)})
 		}
 		rep.Figures, rep.Text = obs.summary(p, res)
 		return rep, nil
@@ -67,7 +68,7 @@ func simulateERA(fs *flag.FlagSet) SimBuilder {
 }
 
 // randomInputs draws one contribution per process and agreement from seed.
-func randomInputs(p ERAParams, seed uint64) [][]core.Input {
+func randomInputs(p Params, seed uint64) [][]core.Input {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	s := make([][]core.Input, p.N)
 	for q := range s {
@@ -77,7 +78,7 @@ func randomInputs(p ERAParams, seed uint64) [][]core.Input {
 			if p.Values > 1 && r.IntN(4*p.N) == 0 {
 				v = uint64(r.IntN(p.Values))
 			}
-			s[q] = append(s[q], era.Contribute{A: uint64(a), V: contribution(p.Op, v)})
+			s[q] = append(s[q], erasm.Contribute{A: uint64(a), V: inputValue(p.Op, v)})
 		}
 	}
 	return s
@@ -143,14 +144,14 @@ func (o *eraObserver) ObserveEnd(i int, final *env.World, _ checker.WalkStat) { 
 
 // treeDepth is the depth of the tree rooted at the smallest live rank, as
 // seen with dead marked dead.
-func treeDepth(dead core.RankSet, n int, t era.Topology) int {
+func treeDepth(dead core.RankSet, n int, t erasm.Topology) int {
 	depth := make([]int, n)
 	best := 0
 	for p := 0; p < n; p++ {
 		if dead.Has(core.Rank(p)) {
 			continue
 		}
-		par := era.Parent(dead, core.Rank(p), n, t)
+		par := erasm.Parent(dead, core.Rank(p), n, t)
 		if par != core.NoRank {
 			depth[p] = depth[par] + 1 // parents have smaller ranks in every topology
 		}
@@ -159,7 +160,7 @@ func treeDepth(dead core.RankSet, n int, t era.Topology) int {
 	return best
 }
 
-func (o *eraObserver) summary(p ERAParams, res *checker.WalkResult) (map[string]any, string) {
+func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any, string) {
 	n := res.Walks
 	var sends, rounds, maxRounds, quiescent, maxSends int
 	kinds := map[string]int{}

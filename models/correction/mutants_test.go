@@ -1,4 +1,4 @@
-package registry
+package correction
 
 import (
 	"errors"
@@ -11,7 +11,8 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	"github.com/ftkernel/ftkernel/registry"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // correctionMutantBounds are the smallest bounds found at which breadth-first
@@ -45,18 +46,18 @@ var correctionMutantBounds = []struct {
 	property     string
 	steps        int
 }{
-	{correction.MutantUncoloredCorrects, strings.Fields("--P 4 --correction opportunistic --d 1 --faults 1 --faults-before-correction"), false, 0, "integrity", 6},
-	{correction.MutantRelayStaleValue, strings.Fields("--P 4 --correction opportunistic --d 1 --faults 0"), false, 0, "payload", 3},
-	{correction.MutantRedeliverOnCorrection, strings.Fields("--P 2 --correction opportunistic --d 1 --faults 0"), false, 0, "no-duplicates", 6},
-	{correction.MutantOpportunisticWraps, strings.Fields("--P 2 --correction opportunistic --d 2 --faults 0"), false, 0, "termination", 7},
-	{correction.MutantOpportunisticLeftOnly, strings.Fields("--P 5 --correction opportunistic --d 1 --faults 2 --faults-before-correction"), false, 0, "non-faulty-liveness", 10},
-	{correction.MutantKaryHeapOrder, strings.Fields("--P 7 --tree kary --k 3 --correction opportunistic --d 1 --faults 1 --faults-before-correction --timing rounds"), false, 0, "non-faulty-liveness", 23},
-	{correction.MutantCheckedStopEarly, strings.Fields("--P 4 --correction checked --faults 2"), true, 16, "non-faulty-liveness", 16},
+	{corrsm.MutantUncoloredCorrects, strings.Fields("--P 4 --correction opportunistic --d 1 --faults 1 --faults-before-correction"), false, 0, "integrity", 6},
+	{corrsm.MutantRelayStaleValue, strings.Fields("--P 4 --correction opportunistic --d 1 --faults 0"), false, 0, "payload", 3},
+	{corrsm.MutantRedeliverOnCorrection, strings.Fields("--P 2 --correction opportunistic --d 1 --faults 0"), false, 0, "no-duplicates", 6},
+	{corrsm.MutantOpportunisticWraps, strings.Fields("--P 2 --correction opportunistic --d 2 --faults 0"), false, 0, "termination", 7},
+	{corrsm.MutantOpportunisticLeftOnly, strings.Fields("--P 5 --correction opportunistic --d 1 --faults 2 --faults-before-correction"), false, 0, "non-faulty-liveness", 10},
+	{corrsm.MutantKaryHeapOrder, strings.Fields("--P 7 --tree kary --k 3 --correction opportunistic --d 1 --faults 1 --faults-before-correction --timing rounds"), false, 0, "non-faulty-liveness", 23},
+	{corrsm.MutantCheckedStopEarly, strings.Fields("--P 4 --correction checked --faults 2"), true, 16, "non-faulty-liveness", 16},
 }
 
 // correctionRunner builds the model of args (ftcheck check correction
 // flags), with --lose-on-crash if lose.
-func correctionRunner(t *testing.T, args []string, lose bool) Runner {
+func correctionRunner(t *testing.T, args []string, lose bool) registry.Runner {
 	t.Helper()
 	if lose {
 		args = append(slices.Clone(args), "--lose-on-crash")
@@ -89,7 +90,7 @@ func TestCorrectionMutantsCaught(t *testing.T) {
 			}
 		})
 	}
-	for _, m := range correction.Mutants {
+	for _, m := range corrsm.Mutants {
 		if !seen[m] {
 			t.Errorf("mutant %s has no row", m)
 		}

@@ -1,4 +1,4 @@
-package registry
+package era
 
 import (
 	"flag"
@@ -11,7 +11,8 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 // The ulfm-bench program: WARMUP and the post-failure agreements of the
@@ -23,28 +24,28 @@ const (
 )
 
 // ulfmPhases are the phases reported, in program order.
-var ulfmPhases = []era.Phase{era.PhaseWarmup, era.PhaseDetect, era.PhaseStabilize, era.PhasePost}
+var ulfmPhases = []erasm.Phase{erasm.PhaseWarmup, erasm.PhaseDetect, erasm.PhaseStabilize, erasm.PhasePost}
 
 // ULFMBenchParams configure the ulfm-bench scenario.
 type ULFMBenchParams struct {
-	ERA    ERAParams // N, Topology, Network, Loss, GC, Mutant, Fail
+	ERA    Params // N, Topology, Network, Loss, GC, Mutant, Fail
 	Warmup int
 	Post   int
 }
 
 // NewULFMBenchModel builds the Figure 3 benchmark: every process runs an
-// era.App (Op ULFM) started by one AppStart call; the Fail ranks are faulty
+// erasm.App (Op ULFM) started by one AppStart call; the Fail ranks are faulty
 // (they stop after the warm-up) and the model kills each as soon as it
 // finished its warm-up.
 func NewULFMBenchModel(bp ULFMBenchParams) (*ULFMBench, error) {
 	p := bp.ERA
-	p.Op = era.ULFM
-	cfg := era.Config{N: p.N, Topology: p.Topology, Op: era.ULFM, GC: p.GC, Mutant: p.Mutant}
-	progs := [2]*era.AppConfig{
+	p.Op = erasm.ULFM
+	cfg := erasm.Config{N: p.N, Topology: p.Topology, Op: erasm.ULFM, GC: p.GC, Mutant: p.Mutant}
+	progs := [2]*erasm.AppConfig{
 		{Warmup: bp.Warmup, Post: bp.Post, Flag: 1},
 		{Warmup: bp.Warmup, Post: bp.Post, Flag: 1, Faulty: true},
 	}
-	if _, err := era.NewApp(0, cfg, progs[0]); err != nil {
+	if _, err := erasm.NewApp(0, cfg, progs[0]); err != nil {
 		return nil, err
 	}
 	var failSet core.RankSet
@@ -53,7 +54,7 @@ func NewULFMBenchModel(bp ULFMBenchParams) (*ULFMBench, error) {
 	}
 	sched := make([][]core.Input, p.N)
 	for q := range sched {
-		sched[q] = []core.Input{era.AppStart{}}
+		sched[q] = []core.Input{erasm.AppStart{}}
 	}
 	name := fmt.Sprintf("era-ulfm-bench topology=%v network=%v warmup=%d post=%d", p.Topology, p.Network, bp.Warmup, bp.Post)
 	if p.Mutant != "" {
@@ -69,7 +70,7 @@ func NewULFMBenchModel(bp ULFMBenchParams) (*ULFMBench, error) {
 			if failSet.Has(r) {
 				prog = progs[1]
 			}
-			app, err := era.NewApp(r, cfg, prog)
+			app, err := erasm.NewApp(r, cfg, prog)
 			if err != nil {
 				panic(err) // validated above with the same cfg
 			}
@@ -110,7 +111,7 @@ var (
 func (m *ULFMBench) Sample(s *env.World, r *rand.Rand, buf []checker.Action) (checker.Action, bool) {
 	if s.NumCrashed() < len(m.fail) {
 		for _, f := range m.fail {
-			if !s.Crashed(f) && appOf(s, f).Phase() == era.PhaseKilled {
+			if !s.Crashed(f) && appOf(s, f).Phase() == erasm.PhaseKilled {
 				return checker.Action{Kind: env.Crash, P: int32(f)}, true
 			}
 		}
@@ -134,7 +135,7 @@ func (m *ULFMBench) Actions(s *env.World, buf []checker.Action) []checker.Action
 	buf = m.Model.Actions(s, buf)
 	out := buf[:start]
 	for _, a := range buf[start:] {
-		if a.Kind == env.Crash && appOf(s, core.Rank(a.P)).Phase() != era.PhaseKilled {
+		if a.Kind == env.Crash && appOf(s, core.Rank(a.P)).Phase() != erasm.PhaseKilled {
 			continue
 		}
 		out = append(out, a)
@@ -175,7 +176,7 @@ type ulfmSent struct {
 
 // ulfmWalkSummary is what a finished walk measured.
 type ulfmWalkSummary struct {
-	phase      []era.Phase // phase of agreement a, as the live processes ran it
+	phase      []erasm.Phase // phase of agreement a, as the live processes ran it
 	sends      []int
 	byKind     [][3]int
 	rounds     []int
@@ -206,11 +207,11 @@ func (w *ulfmWalk) ag(a uint64, n int) *ulfmAgreement {
 // msgAgreement is the agreement and kind index of an ERA message.
 func msgAgreement(m core.Message) (uint64, int, bool) {
 	switch m := m.(type) {
-	case era.Up:
+	case erasm.Up:
 		return m.A, 0, true
-	case era.Down:
+	case erasm.Down:
 		return m.A, 1, true
-	case era.ResultRequest:
+	case erasm.ResultRequest:
 		return m.A, 2, true
 	}
 	return 0, 0, false
@@ -269,21 +270,21 @@ func (m *ULFMBench) ObserveEnd(i int, final *env.World, _ checker.WalkStat) {
 				sum.phase = append(sum.phase, c.Phase)
 			}
 		}
-		sum.completed = sum.completed && app.Phase() == era.PhaseDone
-		var last *era.AppCall
+		sum.completed = sum.completed && app.Phase() == erasm.PhaseDone
+		var last *erasm.AppCall
 		sawDetect := false
 		for j := range calls {
 			c := &calls[j]
 			switch c.Phase {
-			case era.PhaseDetect:
+			case erasm.PhaseDetect:
 				sawDetect = true
 				if withFailures && !c.Err() {
 					sum.detectErr = false
 				}
 				last = c
-			case era.PhaseStabilize:
+			case erasm.PhaseStabilize:
 				last = c
-			case era.PhasePost:
+			case erasm.PhasePost:
 				if !c.Returned || c.Err() {
 					sum.postOK = false
 				}
@@ -319,9 +320,9 @@ type ulfmPhaseFigures struct {
 
 func (m *ULFMBench) summary(res *checker.WalkResult) (map[string]any, string) {
 	nw := res.Walks
-	per := map[era.Phase]*ulfmPhaseFigures{}
-	var agCount = map[era.Phase]float64{}
-	var roundSum = map[era.Phase]float64{}
+	per := map[erasm.Phase]*ulfmPhaseFigures{}
+	var agCount = map[erasm.Phase]float64{}
+	var roundSum = map[erasm.Phase]float64{}
 	detect, stab, post, completed, quiescent := 0, 0, 0, 0, 0
 	for _, ph := range ulfmPhases {
 		per[ph] = &ulfmPhaseFigures{MinAgreements: -1, MessagesByKind: map[string]float64{"UP": 0, "DOWN": 0, "RESULTREQUEST": 0}}
@@ -344,7 +345,7 @@ func (m *ULFMBench) summary(res *checker.WalkResult) (map[string]any, string) {
 		if res.PerWalk[i].Quiescent {
 			quiescent++
 		}
-		count := map[era.Phase]int{}
+		count := map[erasm.Phase]int{}
 		for a, ph := range s.phase {
 			f := per[ph]
 			if f == nil || a >= len(s.sends) {
@@ -450,7 +451,7 @@ func ranksString(rs []core.Rank) string {
 
 // RunULFMBench runs walks of the benchmark and returns the report (a
 // violation's trace in rep.Trace).
-func RunULFMBench(bp ULFMBenchParams, walks int, seed uint64, maxSteps int) (*SimReport, error) {
+func RunULFMBench(bp ULFMBenchParams, walks int, seed uint64, maxSteps int) (*registry.SimReport, error) {
 	m, err := NewULFMBenchModel(bp)
 	if err != nil {
 		return nil, err
@@ -466,20 +467,20 @@ func RunULFMBench(bp ULFMBenchParams, walks int, seed uint64, maxSteps int) (*Si
 	if res.Err != nil {
 		return nil, res.Err
 	}
-	rep := &SimReport{Model: "era", Mode: "ulfm-bench", Seed: seed, Seconds: res.Seconds, Violations: []ViolationRef{}}
+	rep := &registry.SimReport{Model: "era", Mode: "ulfm-bench", Seed: seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}}
 	if res.Violation != nil {
 		rep.Trace = res.Violation
-		rep.Violations = append(rep.Violations, ViolationRef{Property: res.Violation.Violation.Property, Steps: len(res.Violation.Steps)})
+		rep.Violations = append(rep.Violations, registry.ViolationRef{Property: res.Violation.Violation.Property, Steps: len(res.Violation.Steps)})
 	}
 	rep.Figures, rep.Text = m.summary(res)
 	return rep, nil
 }
 
 // simulateULFMBench is `ftcheck simulate era --scenario ulfm-bench`: the
-// paper's Figure 3 benchmark on the MPIX_Comm_agree layer (era.App over
+// paper's Figure 3 benchmark on the MPIX_Comm_agree layer (erasm.App over
 // ERA with the ULFM operation), one random walk per run, measured per
 // phase. --walks defaults to 10 here (a walk at N=6000 takes seconds).
-func simulateULFMBench(f *eraFlags, scenario string, walks int, seed uint64, fail string, progress func(string)) (*SimReport, error) {
+func simulateULFMBench(f *eraFlags, scenario string, walks int, seed uint64, fail string, progress func(string)) (*registry.SimReport, error) {
 	if scenario != "ulfm-bench" {
 		return nil, fmt.Errorf("--scenario %q: unknown (want ulfm-bench)", scenario)
 	}
@@ -520,7 +521,7 @@ func simulateULFMBench(f *eraFlags, scenario string, walks int, seed uint64, fai
 	}
 	if rep.Trace != nil {
 		rep.Trace.Params = f.own()
-		rep.Trace.Params[ModelParam] = "era"
+		rep.Trace.Params[registry.ModelParam] = "era"
 		rep.Trace.Params["scenario"] = scenario
 		rep.Trace.Params["fail"] = fail
 	}

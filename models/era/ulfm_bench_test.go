@@ -1,15 +1,17 @@
-package registry
+package era
 
 import (
 	"encoding/json"
 	"flag"
+	"io"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 // ulfmCases are the failure scenarios of the paper's Table 2d.
@@ -33,7 +35,7 @@ func TestULFMBench(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bp := ULFMBenchParams{ERA: ERAParams{N: 64, Fail: fail}, Warmup: 3, Post: 3}
+			bp := ULFMBenchParams{ERA: Params{N: 64, Fail: fail}, Warmup: 3, Post: 3}
 			m, err := NewULFMBenchModel(bp)
 			if err != nil {
 				t.Fatal(err)
@@ -88,20 +90,20 @@ func checkULFMWalk(t *testing.T, m *ULFMBench, fail []core.Rank) {
 			t.Errorf("%v not killed", f)
 		}
 	}
-	var ref []era.AppCall
+	var ref []erasm.AppCall
 	for p := core.Rank(0); int(p) < s.N(); p++ {
 		if s.Crashed(p) {
-			if app := appOf(s, p); app.Phase() != era.PhaseKilled || len(app.Calls()) != 3 {
+			if app := appOf(s, p); app.Phase() != erasm.PhaseKilled || len(app.Calls()) != 3 {
 				t.Errorf("killed %v: phase %v after %d calls, want killed after the 3 warm-up agreements", p, app.Phase(), len(app.Calls()))
 			}
 			continue
 		}
 		app := appOf(s, p)
 		calls := app.Calls()
-		if app.Phase() != era.PhaseDone {
+		if app.Phase() != erasm.PhaseDone {
 			t.Fatalf("%v ended in phase %v", p, app.Phase())
 		}
-		var phases []era.Phase
+		var phases []erasm.Phase
 		for _, c := range calls {
 			phases = append(phases, c.Phase)
 		}
@@ -116,15 +118,15 @@ func checkULFMWalk(t *testing.T, m *ULFMBench, fail []core.Rank) {
 			case a < 3:
 				// The last one may raise PROC_FAILED: a faulty rank is
 				// killed once it returned, maybe before others did.
-				if c.Phase != era.PhaseWarmup || (a < 2 && c.Err()) {
+				if c.Phase != erasm.PhaseWarmup || (a < 2 && c.Err()) {
 					t.Errorf("%v: warm-up agreement %d: %v err=%v", p, a, c.Phase, c.Err())
 				}
 			case a == 3:
-				if c.Phase != era.PhaseDetect || !c.Err() || !c.Value.Failed.Equal(failed) {
+				if c.Phase != erasm.PhaseDetect || !c.Err() || !c.Value.Failed.Equal(failed) {
 					t.Errorf("%v: detecting agreement: %v err=%v value %v, want PROC_FAILED naming %v", p, c.Phase, c.Err(), c.Value, failed)
 				}
 			case a < len(calls)-3:
-				if c.Phase != era.PhaseStabilize {
+				if c.Phase != erasm.PhaseStabilize {
 					t.Errorf("%v: agreement %d in phase %v, want stabilize", p, a, c.Phase)
 				}
 				if last := a == len(calls)-4; last == c.Err() {
@@ -134,7 +136,7 @@ func checkULFMWalk(t *testing.T, m *ULFMBench, fail []core.Rank) {
 					t.Errorf("%v: stabilization agreement %d contributed %v: not all known failures acknowledged", p, a, c.Contribution)
 				}
 			default:
-				if c.Phase != era.PhasePost || c.Err() {
+				if c.Phase != erasm.PhasePost || c.Err() {
 					t.Errorf("%v: post-failure agreement %d: %v err=%v", p, a, c.Phase, c.Err())
 				}
 			}
@@ -157,7 +159,7 @@ func checkULFMWalk(t *testing.T, m *ULFMBench, fail []core.Rank) {
 // TestULFMBenchDeterministic: the same seed gives the same report.
 func TestULFMBenchDeterministic(t *testing.T) {
 	run := func() string {
-		bp := ULFMBenchParams{ERA: ERAParams{N: 40, Fail: []core.Rank{4, 5}}, Warmup: 2, Post: 2}
+		bp := ULFMBenchParams{ERA: Params{N: 40, Fail: []core.Rank{4, 5}}, Warmup: 2, Post: 2}
 		rep, err := RunULFMBench(bp, 6, 11, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -177,7 +179,7 @@ func TestULFMBenchDeterministic(t *testing.T) {
 
 // TestULFMBenchCLI runs the command-line scenario with --json.
 func TestULFMBenchCLI(t *testing.T) {
-	p, err := Lookup("era")
+	p, err := registry.Lookup("era")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +215,7 @@ func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 1))
 
 func newTestFlagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("simulate era", flag.ContinueOnError)
-	fs.SetOutput(discard{})
+	fs.SetOutput(io.Discard)
 	return fs
 }
 
@@ -225,7 +227,7 @@ func TestULFMBenchBFS(t *testing.T) {
 		t.Skip("exhaustive")
 	}
 	for _, fail := range []core.Rank{0, 1} {
-		m, err := NewULFMBenchModel(ULFMBenchParams{ERA: ERAParams{N: 4, Fail: []core.Rank{fail}}, Warmup: 1, Post: 1})
+		m, err := NewULFMBenchModel(ULFMBenchParams{ERA: Params{N: 4, Fail: []core.Rank{fail}}, Warmup: 1, Post: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

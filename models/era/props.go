@@ -1,4 +1,4 @@
-package props
+package era
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 // ERA property names, as ftcheck --property takes them.
@@ -22,11 +22,11 @@ const (
 )
 
 // ERA returns the properties of the Early Returning Agreement over worlds of
-// era.Node machines combining with op: the four of the paper's §2.1
+// erasm.Node machines combining with op: the four of the paper's §2.1
 // (Termination, Irrevocability, Agreement, Participation), Validity, and
 // Uniform Agreement, which ERA is known not to have (§1.1, footnote 1) and
 // is therefore marked ExpectFail.
-func ERA(op era.Op) []checker.Property[*env.World] {
+func Properties(op erasm.Op) []checker.Property[*env.World] {
 	return []checker.Property[*env.World]{
 		{Name: Termination, Kind: checker.Quiescence,
 			Doc:   "every live process that called Agreement(v, a) has returned a decision for a (§2.1 Termination, Theorem 3)",
@@ -58,7 +58,7 @@ func ERA(op era.Op) []checker.Property[*env.World] {
 // contribution returns p's argument to Agreement(·, a), if p made that call.
 func contribution(w *env.World, p core.Rank, a uint64) (core.Value, bool) {
 	for _, in := range w.CallsMade(p) {
-		if c, ok := in.(era.Contribute); ok && c.A == a {
+		if c, ok := in.(erasm.Contribute); ok && c.A == a {
 			return c.V, true
 		}
 	}
@@ -66,11 +66,11 @@ func contribution(w *env.World, p core.Rank, a uint64) (core.Value, bool) {
 }
 
 // same reports whether a and b have the same canonical encoding: by typed
-// equality for two era.Flag values (a Flag's encoding is its uvarint), else
+// equality for two erasm.Flag values (a Flag's encoding is its uvarint), else
 // by encoding both into pooled buffers.
 func same(a, b core.Value) bool {
-	if x, ok := a.(era.Flag); ok {
-		if y, ok := b.(era.Flag); ok {
+	if x, ok := a.(erasm.Flag); ok {
+		if y, ok := b.(erasm.Flag); ok {
 			return x == y
 		}
 	}
@@ -91,7 +91,7 @@ func termination(w *env.World) error {
 		}
 	calls:
 		for _, in := range w.CallsMade(p) {
-			c, ok := in.(era.Contribute)
+			c, ok := in.(erasm.Contribute)
 			if !ok {
 				continue
 			}
@@ -114,7 +114,7 @@ func irrevocability(prev *env.World, _ checker.Action, next *env.World) error {
 	if p == core.NoRank || !p.Valid(next.N()) {
 		return nil
 	}
-	if nn, ok := next.Node(p).(*era.Node); ok {
+	if nn, ok := next.Node(p).(*erasm.Node); ok {
 		return ResultKept(next, p, nn)
 	}
 	return nil
@@ -147,7 +147,7 @@ func HistoryIrrevocable(prev, next *env.World) error {
 // holds as Result^a the value p first decided for a: a process remains
 // decided on its decision (Theorem 1). It also catches a Result set and
 // lost within one step.
-func ResultKept(w *env.World, p core.Rank, n *era.Node) error {
+func ResultKept(w *env.World, p core.Rank, n *erasm.Node) error {
 	for _, r := range w.History(p) {
 		if r.Kind != core.EffDecide {
 			continue
@@ -229,7 +229,7 @@ func agreement(w *env.World, uniform bool) error {
 }
 
 // participation checks the decisions made in the last step.
-func participation(w *env.World, op era.Op) error {
+func participation(w *env.World, op erasm.Op) error {
 	p := w.LastActor()
 	for _, r := range w.LastEffects() {
 		if r.Kind != core.EffDecide {
@@ -250,7 +250,7 @@ func participation(w *env.World, op era.Op) error {
 // join, so a set C with alive ⊆ C ⊆ contributors and F(C) = v exists
 // exactly when v = F(alive contributions ∪ {crashed contributions x ≤ v}),
 // where x ≤ v means F(v, x) = v: no enumeration of subsets is needed.
-func validity(w *env.World, op era.Op) error {
+func validity(w *env.World, op erasm.Op) error {
 	for _, e := range w.LastEffects() {
 		if e.Kind != core.EffDecide {
 			continue

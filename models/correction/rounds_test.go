@@ -1,4 +1,4 @@
-package registry
+package correction
 
 import (
 	"fmt"
@@ -8,7 +8,8 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	"github.com/ftkernel/ftkernel/registry"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // outcomes wraps an env model of the corrected broadcast with one more
@@ -27,7 +28,7 @@ func (o *outcomes) Properties() []checker.Property[*env.World] {
 		Check: func(w *env.World) error {
 			var b strings.Builder
 			for p := core.Rank(0); int(p) < w.N(); p++ {
-				n := w.Node(p).(*correction.Node)
+				n := w.Node(p).(*corrsm.Node)
 				fmt.Fprintf(&b, "%v:crashed=%v,colored=%v,sent=%d ", p, w.Crashed(p), n.Colored(), n.Sent())
 			}
 			o.seen[b.String()] = true
@@ -52,12 +53,16 @@ func TestCorrectionRoundsRefineAsync(t *testing.T) {
 		var res [2]*checker.Result
 		var out [2]*outcomes
 		for i, timing := range []string{"async", "rounds"} {
-			p, _ := Lookup("correction")
+			p, _ := registry.Lookup("correction")
 			r, err := p.Build(append(strings.Fields(args), "--timing", timing))
 			if err != nil {
 				t.Fatalf("%s --timing %s: %v", args, timing, err)
 			}
-			out[i] = &outcomes{Model: r.(*envRunner).m.(*env.Model), seen: map[string]bool{}}
+			m, ok := registry.EnvModel(r)
+			if !ok {
+				t.Fatalf("correction runner has no env model")
+			}
+			out[i] = &outcomes{Model: m, seen: map[string]bool{}}
 			res[i] = checker.DFS[*env.World](out[i], checker.Options{})
 			if !res[i].Complete || len(res[i].Violations) > 0 {
 				t.Fatalf("%s --timing %s: complete %v, %d violations", args, timing, res[i].Complete, len(res[i].Violations))
@@ -81,7 +86,7 @@ func TestCorrectionRoundsRefineAsync(t *testing.T) {
 // P = 8 and 10 (ftcheck check correction … --timing rounds).
 func TestCorrectionRoundsBounds(t *testing.T) {
 	for _, tree := range []string{"binomial", "binomial-inorder", "kary", "lame", "optimal"} {
-		p, _ := Lookup("correction")
+		p, _ := registry.Lookup("correction")
 		r, err := p.Build([]string{"--tree", tree, "--P", "6", "--faults", "5", "--timing", "rounds", "--faults-before-correction"})
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package registry
+package correction
 
 import (
 	"flag"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/registry"
 )
 
 // §3.1: checked correction colors every live process "as long as no
@@ -92,7 +93,7 @@ func TestCorrectedGossipPartners(t *testing.T) {
 }
 
 func TestCorrectedGossipFlagErrors(t *testing.T) {
-	p, _ := Lookup("correction")
+	p, _ := registry.Lookup("correction")
 	for _, c := range []struct {
 		args []string
 		want string

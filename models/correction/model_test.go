@@ -1,16 +1,17 @@
-package registry
+package correction
 
 import (
 	"reflect"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	"github.com/ftkernel/ftkernel/registry"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
-func buildCorrection(t *testing.T, args ...string) Runner {
+func buildCorrection(t *testing.T, args ...string) registry.Runner {
 	t.Helper()
-	p, err := Lookup("correction")
+	p, err := registry.Lookup("correction")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestCorrectionExhaustiveSmall(t *testing.T) {
 	}
 }
 
-func simCorrection(t *testing.T, args ...string) *SimReport {
+func simCorrection(t *testing.T, args ...string) *registry.SimReport {
 	t.Helper()
 	return simulate(t, "correction", args...)
 }
@@ -81,7 +82,7 @@ func TestCorrectionFigure1bSmall(t *testing.T) {
 // before correction leave p3 uncolored (12 steps, BFS: shortest).
 func TestCorrectionMutantLeftOnlyCaught(t *testing.T) {
 	r := buildCorrection(t, "--P", "6", "--correction", "opportunistic", "--d", "1", "--faults", "2",
-		"--faults-before-correction", "--mutant", string(correction.MutantOpportunisticLeftOnly))
+		"--faults-before-correction", "--mutant", string(corrsm.MutantOpportunisticLeftOnly))
 	res := r.BFS(checker.Options{})
 	if res.Err != nil || len(res.Violations) == 0 || res.Violations[0].Violation.Property != "non-faulty-liveness" {
 		t.Fatalf("mutant not caught: %v %v", res.Err, res.Violations)
@@ -90,8 +91,8 @@ func TestCorrectionMutantLeftOnlyCaught(t *testing.T) {
 }
 
 func TestCorrectionMutantsListed(t *testing.T) {
-	p, _ := Lookup("correction")
-	if len(p.Mutants) != len(correction.Mutants) {
+	p, _ := registry.Lookup("correction")
+	if len(p.Mutants) != len(corrsm.Mutants) {
 		t.Fatal("mutants not listed")
 	}
 }

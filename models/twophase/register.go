@@ -1,27 +1,27 @@
-package registry
+package twophase
 
 import (
 	"flag"
 
-	"github.com/ftkernel/ftkernel/checker/twophase"
+	"github.com/ftkernel/ftkernel/registry"
 )
 
 func init() {
-	register(&Protocol{
+	registry.Register(&registry.Protocol{
 		Name:   "twophase",
 		Doc:    "TLA+ TwoPhase commit (Gray & Lamport), the calibration model: RM=3 gives 288 distinct / 1,146 generated",
 		Define: defineTwoPhase,
-		Mutants: []MutantInfo{{Name: "broken-commit",
+		Mutants: []registry.MutantInfo{{Name: "broken-commit",
 			Doc: "the TM commits without waiting for every RM to be prepared"},
 			{Name: "abort-typo", Doc: "TMAbort sets tmState to a value outside its type (only TPTypeOK sees it)"}},
 	})
 }
 
-func defineTwoPhase(fs *flag.FlagSet) Builder {
+func defineTwoPhase(fs *flag.FlagSet) registry.Builder {
 	rm := fs.Int("rm", 3, "number of resource managers (1..15)")
 	mut := fs.String("mutant", "", "broken-commit: TMCommit without all RMs prepared; abort-typo: TMAbort writes a tmState outside the type")
-	return func() (Runner, error) {
-		m, err := twophase.New(*rm)
+	return func() (registry.Runner, error) {
+		m, err := New(*rm)
 		if err != nil {
 			return nil, err
 		}
@@ -32,8 +32,8 @@ func defineTwoPhase(fs *flag.FlagSet) Builder {
 		case "abort-typo":
 			m.AbortTypo = true
 		default:
-			return nil, errUnknownMutant("twophase", *mut)
+			return nil, registry.ErrUnknownMutant("twophase", *mut)
 		}
-		return Erase[twophase.State](m, "twophase", map[string]string{"rm": fs.Lookup("rm").Value.String(), "mutant": *mut}), nil
+		return registry.Erase[State](m, "twophase", map[string]string{"rm": fs.Lookup("rm").Value.String(), "mutant": *mut}), nil
 	}
 }

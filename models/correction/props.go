@@ -1,4 +1,4 @@
-package props
+package correction
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // Corrected broadcast property names (Küttler et al., PPoPP'19 §2.1), as
@@ -20,8 +20,8 @@ const (
 )
 
 // Correction returns the properties of a Corrected Tree broadcast over
-// worlds of correction.Node machines, whose root (rank 0) calls
-// correction.Broadcast once:
+// worlds of corrsm.Node machines, whose root (rank 0) calls
+// corrsm.Broadcast once:
 //
 //   - integrity (transition): a process is colored (delivers) only in a step
 //     that receives a message, or, for the root, by its Broadcast call, and
@@ -39,7 +39,7 @@ const (
 //
 // The three invariants read histories and send counters, which only grow:
 // they are Stable (checker.Property.Stable).
-func Correction() []checker.Property[*env.World] {
+func Properties() []checker.Property[*env.World] {
 	return []checker.Property[*env.World]{
 		{Name: BcastIntegrity, Kind: checker.Transition,
 			Doc:       "a process becomes colored only by receiving a message (the root by its Broadcast call), and sends only while colored, so every message comes from a colored process (§2.1 Integrity)",
@@ -59,18 +59,18 @@ func Correction() []checker.Property[*env.World] {
 	}
 }
 
-func bcastNode(w *env.World, p core.Rank) *correction.Node {
-	n, _ := w.Node(p).(*correction.Node)
+func bcastNode(w *env.World, p core.Rank) *corrsm.Node {
+	n, _ := w.Node(p).(*corrsm.Node)
 	return n
 }
 
 // rootValue is the value the root broadcasts (its first Broadcast call).
-func rootValue(w *env.World) (correction.Value, bool) {
+func rootValue(w *env.World) (corrsm.Value, bool) {
 	for _, in := range w.Calls(0) {
 		switch b := in.(type) {
-		case correction.Broadcast:
+		case corrsm.Broadcast:
 			return b.Value, true
-		case *correction.Broadcast:
+		case *corrsm.Broadcast:
 			return b.Value, true
 		}
 	}
@@ -122,7 +122,7 @@ func bcastPayload(w *env.World) error {
 			if r.Kind != core.EffDeliver {
 				continue
 			}
-			got, isVal := r.Value.(correction.Value)
+			got, isVal := r.Value.(corrsm.Value)
 			if !ok || !isVal || got != v {
 				return fmt.Errorf("%v delivered %v, the root broadcasts %v", p, r.Value, v)
 			}

@@ -1,4 +1,4 @@
-package registry
+package all
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/registry"
 )
 
 // porConfigs are the models on which partial-order reduction is compared
@@ -66,7 +67,7 @@ func TestPORSoundness(t *testing.T) {
 		if c.full && !full {
 			continue
 		}
-		p, err := Lookup(c.protocol)
+		p, err := registry.Lookup(c.protocol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +133,7 @@ func TestPORSoundness(t *testing.T) {
 	t.Logf("total generated %d without POR, %d with (%.1f%%); %.2fs vs %.2fs", gen, red, 100*float64(red)/float64(gen), secFull, secPOR)
 }
 
-func mutantNames(p *Protocol) []string {
+func mutantNames(p *registry.Protocol) []string {
 	var out []string
 	for _, m := range p.Mutants {
 		out = append(out, m.Name)

@@ -1,27 +1,13 @@
-package registry
+package era
 
 import (
 	"errors"
-	"flag"
 	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
-
-func build(t *testing.T, model string, args ...string) Runner {
-	t.Helper()
-	p, err := Lookup(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := p.Build(args)
-	if err != nil {
-		t.Fatalf("build %s %v: %v", model, args, err)
-	}
-	return r
-}
 
 // TestERAHoldsExhaustively: §2.1's properties and validity hold on every
 // reachable state of these bounds, which the search must complete.
@@ -73,23 +59,23 @@ var eraMutantBounds = []struct {
 	property string
 	steps    int
 }{
-	{string(era.MutantEarlyRootDecision), []string{"--n", "3", "--crashes", "0"}, "validity", 1},
-	{string(era.MutantRecordInsteadOfUp), []string{"--n", "3", "--crashes", "2"}, "termination", 7},
-	{string(era.MutantDecisionIgnoresRequests), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
-	{string(era.MutantNoUpToNewParent), []string{"--n", "3", "--crashes", "2"}, "termination", 5},
-	{string(era.MutantUpNotRemembered), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
-	{string(era.MutantMarkEldersSilently), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
-	{string(era.MutantUpOverwrites), []string{"--n", "3", "--crashes", "2"}, "participation", 5},
-	{string(era.MutantGCDropsResult), []string{"--n", "3", "--crashes", "0", "--gc"}, "irrevocability", 5},
-	{string(era.MutantRootIgnoresDown), []string{"--n", "4", "--crashes", "2", "--values", "1"}, "termination", 16},
-	{string(era.MutantDownFromAnyone), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},
-	{string(era.MutantNoMarkElders), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},
+	{string(erasm.MutantEarlyRootDecision), []string{"--n", "3", "--crashes", "0"}, "validity", 1},
+	{string(erasm.MutantRecordInsteadOfUp), []string{"--n", "3", "--crashes", "2"}, "termination", 7},
+	{string(erasm.MutantDecisionIgnoresRequests), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
+	{string(erasm.MutantNoUpToNewParent), []string{"--n", "3", "--crashes", "2"}, "termination", 5},
+	{string(erasm.MutantUpNotRemembered), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
+	{string(erasm.MutantMarkEldersSilently), []string{"--n", "3", "--crashes", "2"}, "termination", 9},
+	{string(erasm.MutantUpOverwrites), []string{"--n", "3", "--crashes", "2"}, "participation", 5},
+	{string(erasm.MutantGCDropsResult), []string{"--n", "3", "--crashes", "0", "--gc"}, "irrevocability", 5},
+	{string(erasm.MutantRootIgnoresDown), []string{"--n", "4", "--crashes", "2", "--values", "1"}, "termination", 16},
+	{string(erasm.MutantDownFromAnyone), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},
+	{string(erasm.MutantNoMarkElders), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},
 }
 
 // TestERAMutantsCaught: every broken variant is caught by the property it
 // breaks, with a shortest counterexample that replays to the same violation.
 func TestERAMutantsCaught(t *testing.T) {
-	seen := map[string]bool{string(era.MutantNoGrandchildren): true}
+	seen := map[string]bool{string(erasm.MutantNoGrandchildren): true}
 	correct := map[string]bool{} // bounds at which correct ERA was checked
 	for _, c := range eraMutantBounds {
 		seen[c.mutant] = true
@@ -111,35 +97,11 @@ func TestERAMutantsCaught(t *testing.T) {
 			}
 		})
 	}
-	for _, m := range era.Mutants {
+	for _, m := range erasm.Mutants {
 		if !seen[string(m)] {
 			t.Errorf("mutant %s has no test", m)
 		}
 	}
-}
-
-// mustCatch runs r's breadth-first search (the runner of a mutant), which
-// must find a shortest counterexample that violates property in steps
-// steps and replays to the same violation; it returns the search's result
-// and that counterexample.
-func mustCatch(t *testing.T, r Runner, property string, steps int) (*checker.Result, *checker.Trace) {
-	t.Helper()
-	res := r.BFS(checker.Options{})
-	if res.Err != nil {
-		t.Fatal(res.Err)
-	}
-	if len(res.Violations) == 0 {
-		t.Fatalf("mutant survived %d states (complete=%v)", res.States, res.Complete)
-	}
-	tr := res.Violations[0]
-	if tr.Violation.Property != property || len(tr.Steps) != steps {
-		t.Fatalf("caught by %s in %d steps, want %s in %d:\n%s", tr.Violation.Property, len(tr.Steps), property, steps, tr)
-	}
-	var ve *checker.ViolationError
-	if err := r.Replay(tr); !errors.As(err, &ve) || ve.Violation.Property != property {
-		t.Fatalf("replay: %v", err)
-	}
-	return res, tr
 }
 
 // TestERANoGrandchildrenByDFS: N = 5 with 2 crashes is beyond breadth-first
@@ -147,7 +109,7 @@ func mustCatch(t *testing.T, r Runner, property string, steps int) (*checker.Res
 // root waits forever for a grandchild whose parent died (Part 4's second
 // rule is what would ask it).
 func TestERANoGrandchildrenByDFS(t *testing.T) {
-	r := build(t, "era", "--n", "5", "--crashes", "2", "--mutant", string(era.MutantNoGrandchildren))
+	r := build(t, "era", "--n", "5", "--crashes", "2", "--mutant", string(erasm.MutantNoGrandchildren))
 	res := r.BFS(checker.Options{Mode: checker.DepthFirst})
 	if len(res.Violations) == 0 {
 		t.Fatalf("no-grandchildren survived %d states", res.States)
@@ -168,7 +130,7 @@ func TestERANoGrandchildrenByDFS(t *testing.T) {
 // same walks.
 func TestERANoGrandchildrenByWalks(t *testing.T) {
 	args := []string{"--n", "7", "--crashes", "3", "--lose-on-crash", "--crash-prob", "0.05", "--walks", "3000", "--seed", "1"}
-	bad := simulate(t, "era", append(args, "--mutant", string(era.MutantNoGrandchildren))...)
+	bad := simulate(t, "era", append(args, "--mutant", string(erasm.MutantNoGrandchildren))...)
 	if bad.Trace == nil {
 		t.Fatalf("no-grandchildren survived: %v", bad.Figures)
 	}
@@ -183,39 +145,4 @@ func TestERANoGrandchildrenByWalks(t *testing.T) {
 	if good.Figures["walks"] != 3000 {
 		t.Fatalf("ran %v walks, want 3000", good.Figures["walks"])
 	}
-}
-
-func simulate(t *testing.T, model string, args ...string) *SimReport {
-	t.Helper()
-	p, err := Lookup(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
-	run := p.Simulate(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	rep, err := run(func(string) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
-// TestERAIsNotUniform: the paper's footnote 1. A process decides, then dies,
-// and the survivors decide differently; BFS finds the shortest such run.
-func TestERAIsNotUniform(t *testing.T) {
-	res := build(t, "era", "--n", "3", "--crashes", "2").BFS(checker.Options{Properties: []string{"uniform-agreement"}})
-	if len(res.Violations) == 0 {
-		t.Fatalf("uniform agreement held on %d states", res.States)
-	}
-	tr := res.Violations[0]
-	text := tr.String()
-	decide := strings.Index(text, "decides")
-	crash := strings.LastIndex(text, "crashes")
-	if decide < 0 || crash < decide {
-		t.Fatalf("want a decision followed by a crash:\n%s", text)
-	}
-	t.Logf("uniform-agreement counterexample, %d steps:\n%s", len(tr.Steps), text)
 }

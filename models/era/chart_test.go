@@ -1,10 +1,11 @@
-package registry
+package era
 
 import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/msc"
+	"github.com/ftkernel/ftkernel/registry"
 )
 
 // TestChartOfUniformCounterexample: the 7-step uniform-agreement
@@ -17,7 +18,7 @@ func TestChartOfUniformCounterexample(t *testing.T) {
 	if len(res.Violations) == 0 {
 		t.Fatal("no counterexample")
 	}
-	c, err := r.(Charter).Chart(res.Violations[0])
+	c, err := r.(registry.Charter).Chart(res.Violations[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package logp_test
+package correction
 
 import (
 	"math/rand/v2"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // gossipRun simulates Corrected Gossip with checked correction: P
@@ -14,12 +14,12 @@ import (
 // correction start a Wakeup at T (first in its instant or not).
 func gossipRun(t *testing.T, P int, T int64, seed uint64, first bool, faults core.RankSet) *logp.Result {
 	t.Helper()
-	top, err := correction.NewTopology(correction.Tree{Kind: correction.BinomialInterleaved}, P)
+	top, err := corrsm.NewTopology(corrsm.Tree{Kind: corrsm.BinomialInterleaved}, P)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0))
-	plan, err := correction.NewGossipPlan(P, int(T), func(r core.Rank, _ int) core.Rank {
+	plan, err := corrsm.NewGossipPlan(P, int(T), func(r core.Rank, _ int) core.Rank {
 		q := rng.IntN(P - 1)
 		if q >= int(r) {
 			q++
@@ -29,17 +29,17 @@ func gossipRun(t *testing.T, P int, T int64, seed uint64, first bool, faults cor
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &correction.Config{Topology: top, Correction: correction.Checked, Start: correction.Synchronized, Gossip: plan}
-	sim, err := logp.New(logp.Options{L: 2, O: 1, SendSlotTimer: correction.TimerSendSlot,
-		Calls:              []logp.Call{{At: 0, Proc: 0, Input: correction.Broadcast{Value: 42}}},
-		Wakeups:            []logp.Wakeup{{At: T, Timer: correction.TimerStart, First: first}},
-		CorrectionKinds:    []string{correction.KindCorrection},
-		DisseminationKinds: []string{correction.KindTree},
+	cfg := &corrsm.Config{Topology: top, Correction: corrsm.Checked, Start: corrsm.Synchronized, Gossip: plan}
+	sim, err := logp.New(logp.Options{L: 2, O: 1, SendSlotTimer: corrsm.TimerSendSlot,
+		Calls:              []logp.Call{{At: 0, Proc: 0, Input: corrsm.Broadcast{Value: 42}}},
+		Wakeups:            []logp.Wakeup{{At: T, Timer: corrsm.TimerStart, First: first}},
+		CorrectionKinds:    []string{corrsm.KindCorrection},
+		DisseminationKinds: []string{corrsm.KindTree},
 		Log:                true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, err := correction.Nodes(cfg)
+	nodes, err := corrsm.Nodes(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,12 +66,12 @@ func TestSection41GossipSendsTMinusTc(t *testing.T) {
 			continue
 		}
 		switch {
-		case e.Kind == correction.KindTree && e.Start >= T:
+		case e.Kind == corrsm.KindTree && e.Start >= T:
 			t.Fatalf("gossip send %v at %d ≥ T", e, e.Start)
-		case e.Kind == correction.KindCorrection && e.Start < T:
+		case e.Kind == corrsm.KindCorrection && e.Start < T:
 			t.Fatalf("correction send %v at %d < T", e, e.Start)
 		}
-		if e.Kind == correction.KindTree {
+		if e.Kind == corrsm.KindTree {
 			gossip[e.Proc]++
 		}
 	}
@@ -90,7 +90,7 @@ func TestSection41GossipSendsTMinusTc(t *testing.T) {
 	late := gossipRun(t, P, T, 3, false, core.RankSet{})
 	atT := 0
 	for _, e := range late.Log {
-		if e.Op == logp.OpSend && e.Kind == correction.KindTree && e.Start == T {
+		if e.Op == logp.OpSend && e.Kind == corrsm.KindTree && e.Start == T {
 			atT++
 		}
 	}
