@@ -46,23 +46,6 @@ func simulate(t *testing.T, model string, args ...string) *registry.SimReport {
 	return rep
 }
 
-// TestERAIsNotUniform: the paper's footnote 1. A process decides, then dies,
-// and the survivors decide differently; BFS finds the shortest such run.
-func TestERAIsNotUniform(t *testing.T) {
-	res := build(t, "era", "--n", "3", "--crashes", "2").BFS(checker.Options{Properties: []string{"uniform-agreement"}})
-	if len(res.Violations) == 0 {
-		t.Fatalf("uniform agreement held on %d states", res.States)
-	}
-	tr := res.Violations[0]
-	text := tr.String()
-	decide := strings.Index(text, "decides")
-	crash := strings.LastIndex(text, "crashes")
-	if decide < 0 || crash < decide {
-		t.Fatalf("want a decision followed by a crash:\n%s", text)
-	}
-	t.Logf("uniform-agreement counterexample, %d steps:\n%s", len(tr.Steps), text)
-}
-
 // mustCatch runs r's breadth-first search (the runner of a mutant), which
 // must find a shortest counterexample that violates property in steps
 // steps and replays to the same violation; it returns the search's result

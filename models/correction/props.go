@@ -6,6 +6,7 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/props"
 	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
@@ -41,21 +42,20 @@ const (
 // they are Stable (checker.Property.Stable).
 func Properties() []checker.Property[*env.World] {
 	return []checker.Property[*env.World]{
-		{Name: BcastIntegrity, Kind: checker.Transition,
-			Doc:       "a process becomes colored only by receiving a message (the root by its Broadcast call), and sends only while colored, so every message comes from a colored process (§2.1 Integrity)",
-			CheckStep: bcastIntegrity, Reads: checker.ReadsStep},
-		{Name: BcastPayloadIsRoot, Kind: checker.Invariant,
-			Doc:   "every delivered value is the root's broadcast value (§2.1 Integrity)",
-			Check: bcastPayload, Stable: true},
-		{Name: BcastNoDuplicates, Kind: checker.Invariant,
-			Doc:   "the message is delivered to the application at most once per process (§2.1 No duplicates)",
-			Check: bcastNoDuplicates, Stable: true},
-		{Name: BcastLiveness, Kind: checker.Quiescence,
-			Doc:   "when nothing is left to deliver or fire, every live process is colored (§2.1 Non-faulty liveness)",
-			Check: bcastLiveness},
-		{Name: BcastTermination, Kind: checker.Invariant,
-			Doc:   "every process sends at most |children| + 2(P-1) messages (+ P-1 for delayed): no infinite send loop (§2.1 Termination)",
-			Check: bcastTermination, Stable: true},
+		props.Integrity(BcastIntegrity,
+			"a process becomes colored only by receiving a message (the root by its Broadcast call), and sends only while colored, so every message comes from a colored process (§2.1 Integrity)",
+			props.IntegrityRules{CallOK: rootCalls, SendOK: sendsColored, Delivered: "was colored"}),
+		props.Deliveries(BcastPayloadIsRoot,
+			"every delivered value is the root's broadcast value (§2.1 Integrity)",
+			rootPayload),
+		props.NoDuplicates(BcastNoDuplicates,
+			"the message is delivered to the application at most once per process (§2.1 No duplicates)"),
+		props.LiveDone(BcastLiveness,
+			"when nothing is left to deliver or fire, every live process is colored (§2.1 Non-faulty liveness)",
+			"uncolored", colored),
+		props.BoundedMessages(BcastTermination,
+			"every process sends at most |children| + 2(P-1) messages (+ P-1 for delayed): no infinite send loop (§2.1 Termination)",
+			sendBound),
 	}
 }
 
@@ -77,93 +77,48 @@ func rootValue(w *env.World) (corrsm.Value, bool) {
 	return 0, false
 }
 
-// bcastIntegrity checks §2.1 Integrity on the acting process's own step:
-// a step that colors p (delivers) must be the delivery of a message (or, at
-// the root, its Broadcast call), and a step in which p sends must leave p
-// colored. Together: every message was sent by a colored process, and a
-// process is colored only by receiving one. It reads only the action, the
-// actor's state after the step and the step's effects (checker.ReadsStep),
-// never the sender's state at delivery time: a sender colored when it sent
-// is what §2.1 asks, and coloring is never undone.
-func bcastIntegrity(_ *env.World, a checker.Action, next *env.World) error {
-	p := next.LastActor()
-	if p == core.NoRank {
-		return nil
+// rootCalls: only the root delivers on a call, its Broadcast (§2.1
+// Integrity: a process is colored only by a message, the root by its
+// Broadcast call).
+func rootCalls(p core.Rank) error {
+	if p != 0 {
+		return fmt.Errorf("%v delivered on a call, but only the root broadcasts", p)
 	}
-	delivered, sent := false, false
-	for _, e := range next.LastEffects() {
-		delivered = delivered || e.Kind == core.EffDeliver
-		sent = sent || e.Kind == core.EffSend
-	}
-	if sent {
-		if n := bcastNode(next, p); n == nil || !n.Colored() {
-			return fmt.Errorf("%v sent a message while uncolored", p)
-		}
-	}
-	if !delivered {
-		return nil
-	}
-	switch a.Kind {
-	case env.Call:
-		if p != 0 {
-			return fmt.Errorf("%v delivered on a call, but only the root broadcasts", p)
-		}
-		return nil
-	case env.Deliver:
-		return nil
-	}
-	return fmt.Errorf("%v was colored by a %s action, not by a message", p, env.KindName(a.Kind))
+	return nil
 }
 
-func bcastPayload(w *env.World) error {
+// sendsColored: a step in which p sends must leave p colored, so every
+// message comes from a colored process. It reads the actor's state after
+// the step, never the sender's state at delivery time: a sender colored
+// when it sent is what §2.1 asks, and coloring is never undone.
+func sendsColored(w *env.World, p core.Rank) error {
+	if n := bcastNode(w, p); n == nil || !n.Colored() {
+		return fmt.Errorf("%v sent a message while uncolored", p)
+	}
+	return nil
+}
+
+// rootPayload: a delivered value is the root's broadcast value.
+func rootPayload(w *env.World, p core.Rank, r env.Record) error {
 	v, ok := rootValue(w)
-	for p := core.Rank(0); int(p) < w.N(); p++ {
-		for _, r := range w.History(p) {
-			if r.Kind != core.EffDeliver {
-				continue
-			}
-			got, isVal := r.Value.(corrsm.Value)
-			if !ok || !isVal || got != v {
-				return fmt.Errorf("%v delivered %v, the root broadcasts %v", p, r.Value, v)
-			}
-		}
+	got, isVal := r.Value.(corrsm.Value)
+	if !ok || !isVal || got != v {
+		return fmt.Errorf("%v delivered %v, the root broadcasts %v", p, r.Value, v)
 	}
 	return nil
 }
 
-func bcastNoDuplicates(w *env.World) error {
-	for p := core.Rank(0); int(p) < w.N(); p++ {
-		k := 0
-		for _, r := range w.History(p) {
-			if r.Kind == core.EffDeliver {
-				k++
-			}
-		}
-		if k > 1 {
-			return fmt.Errorf("%v delivered %d times", p, k)
-		}
-	}
-	return nil
+// colored: p has the message.
+func colored(w *env.World, p core.Rank) bool {
+	n := bcastNode(w, p)
+	return n != nil && n.Colored()
 }
 
-func bcastLiveness(w *env.World) error {
-	var missing []core.Rank
-	for p := core.Rank(0); int(p) < w.N(); p++ {
-		if n := bcastNode(w, p); !w.Crashed(p) && (n == nil || !n.Colored()) {
-			missing = append(missing, p)
-		}
+// sendBound: p's send counter and Node.SendBound().
+func sendBound(w *env.World, p core.Rank) (sent, bound int, ok bool) {
+	n := bcastNode(w, p)
+	if n == nil {
+		return 0, 0, false
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("live processes %v are uncolored, yet nothing is left to deliver or fire (crashed: %v)", missing, w.CrashedSet())
-	}
-	return nil
-}
-
-func bcastTermination(w *env.World) error {
-	for p := core.Rank(0); int(p) < w.N(); p++ {
-		if n := bcastNode(w, p); n != nil && n.Sent() > n.SendBound() {
-			return fmt.Errorf("%v sent %d messages, over the bound %d", p, n.Sent(), n.SendBound())
-		}
-	}
-	return nil
+	return n.Sent(), n.SendBound(), true
 }

@@ -146,3 +146,20 @@ func TestERANoGrandchildrenByWalks(t *testing.T) {
 		t.Fatalf("ran %v walks, want 3000", good.Figures["walks"])
 	}
 }
+
+// TestERAIsNotUniform: the paper's footnote 1. A process decides, then dies,
+// and the survivors decide differently; BFS finds the shortest such run.
+func TestERAIsNotUniform(t *testing.T) {
+	res := build(t, "era", "--n", "3", "--crashes", "2").BFS(checker.Options{Properties: []string{"uniform-agreement"}})
+	if len(res.Violations) == 0 {
+		t.Fatalf("uniform agreement held on %d states", res.States)
+	}
+	tr := res.Violations[0]
+	text := tr.String()
+	decide := strings.Index(text, "decides")
+	crash := strings.LastIndex(text, "crashes")
+	if decide < 0 || crash < decide {
+		t.Fatalf("want a decision followed by a crash:\n%s", text)
+	}
+	t.Logf("uniform-agreement counterexample, %d steps:\n%s", len(tr.Steps), text)
+}

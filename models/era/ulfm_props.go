@@ -7,6 +7,7 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/props"
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
@@ -24,15 +25,15 @@ func ulfmProps() []checker.Property[*env.World] {
 		{Name: Termination, Kind: checker.Quiescence,
 			Doc:   "every live process ran the whole benchmark program: every agreement it called returned (§2.1 Termination, Theorem 3)",
 			Check: ulfmTermination},
-		{Name: Irrevocability, Kind: checker.Transition,
-			Doc:       "a process never decides or returns a second, different value for an agreement, and Result never changes once set (§2.1, Theorem 1)",
-			CheckStep: ulfmIrrevocability},
+		unread(props.Irrevocability(Irrevocability,
+			"a process never decides or returns a second, different value for an agreement, and Result never changes once set (§2.1, Theorem 1)",
+			sameValue, appResultKept)),
 		{Name: Agreement, Kind: checker.Transition,
 			Doc:       "no two live processes decide differently for an agreement, error code (Failed ⊄ Acked) included (§2.1 Agreement, Theorem 2: non-uniform); checked at each decision",
 			CheckStep: ulfmAgreementProp},
-		{Name: Participation, Kind: checker.Transition,
-			Doc:       "a process that decides v for a called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4)",
-			CheckStep: ulfmParticipation},
+		props.OnDecisions(Participation,
+			"a process that decides v for a called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4)",
+			checker.ReadsAnything, ulfmParticipation),
 		{Name: Validity, Kind: checker.Transition,
 			Doc:       "a decided value is F over a set of contributions that includes every process alive at the decision, and of failures of crashed processes (no process alive is reported failed: §1.1)",
 			CheckStep: ulfmValidity},
@@ -130,18 +131,19 @@ func ulfmTermination(w *env.World) error {
 	return nil
 }
 
-func ulfmIrrevocability(prev *env.World, _ checker.Action, next *env.World) error {
-	if err := HistoryIrrevocable(prev, next); err != nil {
-		return err
-	}
-	p := next.LastActor()
-	if p == core.NoRank || !p.Valid(next.N()) {
-		return nil
-	}
-	if na := appOf(next, p); na != nil {
-		return ResultKept(next, p, na.Node())
+// appResultKept is Irrevocability's check of an erasm.App actor.
+func appResultKept(w *env.World, p core.Rank) error {
+	if na := appOf(w, p); na != nil {
+		return ResultKept(w, p, na.Node())
 	}
 	return nil
+}
+
+// unread clears a property's Reads: the ULFM benchmark's properties
+// declare none (they run in random walks only, where Reads is not used).
+func unread(p checker.Property[*env.World]) checker.Property[*env.World] {
+	p.Reads = checker.ReadsAnything
+	return p
 }
 
 // decidedBy returns the value p decided for a, or nil.
@@ -185,26 +187,19 @@ func ulfmAgreementProp(_ *env.World, _ checker.Action, next *env.World) error {
 	return nil
 }
 
-func ulfmParticipation(_ *env.World, _ checker.Action, next *env.World) error {
-	p := next.LastActor()
-	if p == core.NoRank {
-		return nil
+// ulfmParticipation checks one decision e of p: p's App called
+// Agreement(c, a) and F(v, c) = v.
+func ulfmParticipation(w *env.World, p core.Rank, e core.Effect) error {
+	app := appOf(w, p)
+	if app == nil {
+		return fmt.Errorf("%v is not an erasm.App", p)
 	}
-	for _, e := range next.LastEffects() {
-		if e.Kind != core.EffDecide {
-			continue
-		}
-		app := appOf(next, p)
-		if app == nil {
-			return fmt.Errorf("%v is not an erasm.App", p)
-		}
-		c, ok := app.Contribution(e.Instance)
-		if !ok {
-			return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, e.Value, e.Instance, e.Instance)
-		}
-		if !sameValue(erasm.ULFM.Combine(e.Value, c), e.Value) {
-			return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, e.Value, e.Instance, c)
-		}
+	c, ok := app.Contribution(e.Instance)
+	if !ok {
+		return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, e.Value, e.Instance, e.Instance)
+	}
+	if !sameValue(erasm.ULFM.Combine(e.Value, c), e.Value) {
+		return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, e.Value, e.Instance, c)
 	}
 	return nil
 }
