@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -188,34 +187,6 @@ func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(do
 	}
 	wg.Wait()
 	return out, firstErr
-}
-
-// Dist summarises a sample: mean, 99th and 99.9th percentiles (nearest
-// rank) and maximum.
-type Dist struct {
-	Mean  float64 `json:"mean"`
-	P99   float64 `json:"p99"`
-	P999  float64 `json:"p99.9"`
-	Max   float64 `json:"max"`
-	Count int     `json:"n"`
-}
-
-// NewDist summarises xs.
-func NewDist(xs []float64) Dist {
-	if len(xs) == 0 {
-		return Dist{}
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	sum := 0.0
-	for _, x := range s {
-		sum += x
-	}
-	rank := func(q float64) float64 {
-		i := int(math.Ceil(q*float64(len(s)))) - 1
-		return s[max(0, min(i, len(s)-1))]
-	}
-	return Dist{Mean: sum / float64(len(s)), P99: rank(0.99), P999: rank(0.999), Max: s[len(s)-1], Count: len(s)}
 }
 
 func column(fs []RunFigures, f func(RunFigures) float64) []float64 {
