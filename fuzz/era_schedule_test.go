@@ -107,31 +107,6 @@ func decodeSchedule(data []byte, mut mutant.Name) (*env.Model, *checker.Trace, e
 	return m, tr, err
 }
 
-// followSchedule runs m from s, each byte of sched choosing, modulo their
-// number, the next action among Model.Actions, until quiescence, the end of
-// the bytes or maxScheduleSteps; it appends the steps to tr and returns the
-// last state.
-func followSchedule(m *env.Model, s *env.World, tr *checker.Trace, sched []byte) (*env.World, error) {
-	var buf []checker.Action
-	for _, b := range sched {
-		if len(tr.Steps) >= maxScheduleSteps || m.Quiescent(s) {
-			break
-		}
-		buf = m.Actions(s, buf[:0])
-		if len(buf) == 0 {
-			break
-		}
-		a := buf[int(b)%len(buf)]
-		next, err := m.Apply(s, a)
-		if err != nil {
-			return s, fmt.Errorf("model bug: Apply of an enabled action: %w", err)
-		}
-		tr.Steps = append(tr.Steps, checker.Step{Action: a, Text: m.Describe(s, a)})
-		s = next
-	}
-	return s, nil
-}
-
 // checkTrace replays tr with checker.Replay, which checks every property
 // not marked ExpectFail: invariants on each state, transition properties on
 // each step, quiescence properties where the state is quiescent. On a
