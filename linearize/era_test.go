@@ -257,15 +257,14 @@ func TestERAWalksLinearizable(t *testing.T) {
 
 // mutantOutcome is what the porcupine hunt found for one mutant.
 type mutantOutcome struct {
-	name      mutant.Name
-	walks     int // walks checked until the first illegal history (or all)
-	caught    bool
-	setup     setup
-	steps     int    // length of the walk whose history is illegal
-	events    int    // its history events
-	props     string // the property Replay reports on that walk's trace, or ""
-	dir       string // where the trace and visualisation were written
-	shortened int    // steps of the shortest illegal walk found
+	name   mutant.Name
+	walks  int // walks checked until the first illegal history (or all)
+	caught bool
+	setup  setup
+	steps  int    // length of the walk whose history is illegal
+	events int    // its history events
+	props  string // the property Replay reports on that walk's trace, or ""
+	dir    string // where the trace and visualisation were written
 }
 
 // huntMutant runs walks of mutant mut (properties off) until porcupine
