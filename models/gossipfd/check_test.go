@@ -106,3 +106,17 @@ func TestRunRoundMatchesSimulate(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckedMinCleanup: the checker's answer for the paper's example is
+// "no T_cleanup" and, where every crash falls after the warm-up anyway
+// (one crash, DBRR n = 4), it equals the round-model sweep.
+func TestCheckedMinCleanup(t *testing.T) {
+	if c, _, err := CheckedMinCleanup(fd.BRR, 4, 2, 12); err != nil || c != Unbounded {
+		t.Errorf("BRR n=4 k=2: %d, %v; want unbounded", c, err)
+	}
+	c, _, err := CheckedMinCleanup(fd.DBRR, 4, 1, 12)
+	r, _ := MinCleanup(fd.DBRR, 4, 1, 0)
+	if err != nil || c != r.MinCleanup {
+		t.Errorf("DBRR n=4 k=1: checker %d (%v), sweep %d", c, err, r.MinCleanup)
+	}
+}

@@ -195,6 +195,32 @@ func TestWriteDocTables(t *testing.T) {
 			list(r.Suspicions, 2), list(r.Declarations, 2), list(r.Suspicions, 3), list(r.Declarations, 3), r.Pings)
 	}
 
+	p("\n## The checker's answer: smallest T_cleanup without a false suspicion, crashes from round 1 on (start-up included)\n\n")
+	p("`CheckedMinCleanup`: for C = 1, 2, …, an exhaustive search (rotation symmetry) of `ftcheck check gossipfd --ping=false --cleanup C` with up to k crashes before any of the first two cycles' rounds; the first C with no false suspicion (states of that search).\n\n")
+	p("| variant | n | 0 crashes | 1 crash | 2 crashes | 3 crashes | paper / our T_cleanup |\n|---|---|---|---|---|---|---|\n")
+	for _, v := range fd.Variants[1:] {
+		for n := 3; n <= 8; n++ {
+			p("| %v | %d", v, n)
+			for k := 0; k <= 3; k++ {
+				if k > n-2 || (k == 3 && n > 6) {
+					p(" | –")
+					continue
+				}
+				c, st, err := CheckedMinCleanup(v, n, k, 3*fd.Cycle(v, n)+4)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c == Unbounded {
+					p(" | ∞")
+				} else {
+					p(" | %d (%d)", c, st)
+				}
+			}
+			pc, _ := fd.PaperCleanup(v, n, fd.CleanupMargin)
+			p(" | %d |\n", pc)
+		}
+	}
+
 	raw, canon, err := SymmetryReduction(fd.BRR, 6, 2, 8)
 	if err != nil {
 		t.Fatal(err)
