@@ -15,4 +15,10 @@
 //   - MinCleanup: the smallest T_cleanup without a false suspicion, over all
 //     crash sets and crash rounds.
 //   - Canonical: the rotation symmetry's canonical representative.
+//
+// CheckModel is the round model as a checker.Model (every crash choice
+// within a budget), registered as `ftcheck check gossipfd` with its
+// properties accuracy, no-false-suspicion and completeness, its mutants,
+// and rotation symmetry; CheckedMinCleanup asks it for the smallest safe
+// T_cleanup. See docs/gossipfd.md.
 package gossipfd

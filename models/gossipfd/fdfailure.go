@@ -33,7 +33,8 @@ import (
 // λt = 0.1 (f ≈ 0.0951626).
 func WeibullF(lambdaT, delta float64) float64 { return 1 - math.Exp(-math.Pow(lambdaT, delta)) }
 
-// Graph is the gossip graph of a deterministic variant over n hosts.
+// Graph is the gossip graph of a deterministic variant over n hosts. It
+// keeps scratch space: one goroutine at a time.
 type Graph struct {
 	N        int
 	In, Out  [][]core.Rank // in- and out-neighbours of each host, ascending, without the host
@@ -188,15 +189,6 @@ func shrInto(dst, x []uint64, k int) {
 		}
 		dst[i] = v
 	}
-}
-
-func intersects(a, b []uint64) bool {
-	for i := range a {
-		if a[i]&b[i] != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // FDFailureResult is the answer of `ftcheck simulate gossipfd --variant V
