@@ -62,6 +62,9 @@ func BFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if len(x.ps.ev) > 0 {
+		return x.graphSearch()
+	}
 	x.workers = make([]*bfsWorker[S], w)
 	for i := range x.workers {
 		x.workers[i] = &bfsWorker[S]{}
@@ -249,7 +252,7 @@ func (x *search[S]) insertNeed() int64 {
 
 // allViolated reports whether every checked property has failed already.
 func (x *search[S]) allViolated() bool {
-	for _, list := range [][]int{x.ps.inv, x.ps.quiet, x.ps.trans} {
+	for _, list := range [][]int{x.ps.inv, x.ps.quiet, x.ps.trans, x.ps.ev} {
 		for _, i := range list {
 			if !x.violated[i] {
 				return false

@@ -62,6 +62,9 @@ func DFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if len(x.ps.ev) > 0 {
+		return x.graphSearch()
+	}
 	d := &dfs[S]{search: x, lassos: opt.Lassos, pers: setupPersistent(x)}
 	if opt.Lassos || d.pers != nil {
 		d.onStack = make(map[uint64]int32)
