@@ -70,8 +70,8 @@ type Config struct {
 	// are not affected.
 	CrashBeforeWakeup bool
 	// Properties are returned by Model.Properties. Names must be non-empty
-	// and distinct; Invariant and Quiescence need Check, Transition needs
-	// CheckStep.
+	// and distinct; Invariant, Quiescence and Eventually need Check,
+	// Transition needs CheckStep.
 	Properties []checker.Property[*World]
 	// Params are free-form parameters recorded in traces (Model.Params).
 	Params map[string]string
@@ -153,11 +153,11 @@ func (c *Config) validate() error {
 			return bad("Properties[%d] has no name", i)
 		case names[p.Name]:
 			return bad("property %q listed twice", p.Name)
-		case (p.Kind == checker.Invariant || p.Kind == checker.Quiescence) && p.Check == nil:
+		case (p.Kind == checker.Invariant || p.Kind == checker.Quiescence || p.Kind == checker.Eventually) && p.Check == nil:
 			return bad("%s property %q has no Check", p.Kind, p.Name)
 		case p.Kind == checker.Transition && p.CheckStep == nil:
 			return bad("transition property %q has no CheckStep", p.Name)
-		case p.Kind < checker.Invariant || p.Kind > checker.Transition:
+		case p.Kind < checker.Invariant || p.Kind > checker.Eventually:
 			return bad("property %q has unknown kind %d", p.Name, p.Kind)
 		}
 		names[p.Name] = true
