@@ -334,3 +334,21 @@ func TestBoundedDelayConfig(t *testing.T) {
 		t.Fatalf("name %q", m.Name())
 	}
 }
+
+// TestBoundedDelayPOR: sleep sets (BFS with POR) keep every state and the
+// verdict of the toy detector under BoundedDelay, Tick being dependent
+// with every action.
+func TestBoundedDelayPOR(t *testing.T) {
+	for _, limit := range []uint64{3, 4} {
+		m := mustNew(t, hbConfig(2, limit, 2, 1, false))
+		opt := checker.Options{Workers: 1, Properties: []string{"accuracy"}, ContinueAfterViolation: true}
+		plain := checker.BFS[*World](m, opt)
+		opt.POR = true
+		por := checker.BFS[*World](m, opt)
+		if !por.POR || por.States != plain.States || len(por.Violations) != len(plain.Violations) ||
+			por.Transitions >= plain.Transitions {
+			t.Fatalf("η=%d: POR %v (%s): %d states %d transitions %d violations; without: %d %d %d", limit, por.POR, por.PORNote,
+				por.States, por.Transitions, len(por.Violations), plain.States, plain.Transitions, len(plain.Violations))
+		}
+	}
+}
