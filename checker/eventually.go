@@ -3,6 +3,8 @@ package checker
 import (
 	"fmt"
 	"slices"
+
+	"github.com/ftkernel/ftkernel/core"
 )
 
 // Liveness over lassos: the Eventually properties.
@@ -451,4 +453,69 @@ func stateAt[S any](m Model[S], tr *Trace) (S, error) {
 		return zero, err
 	}
 	return states[len(states)-1], nil
+}
+
+// walkLassos spots, along one random walk, a lasso of an Eventually
+// property: the walk comes back to a state it visited (same encoding,
+// compared by 64-bit fingerprint; Replay checks the encodings) and the
+// property failed at every state since that visit. Random walks thus find
+// liveness violations in models too large for the graph search; they
+// prove nothing when they find none. Each step costs one fingerprint and
+// one Check per Eventually property, and the walk's fingerprints are kept.
+type walkLassos[S any] struct {
+	m      Model[S]
+	ps     *propSet[S]
+	seen   map[uint64]int // fingerprint → the last step index it was seen at
+	lastOK []int          // per Eventually property: the last step index it held at
+	buf    []byte
+	// the lasso found: its violation, and the step index its cycle starts at
+	start     int
+	violation *Violation
+}
+
+// reset prepares for a new walk of m checking ps.
+func (l *walkLassos[S]) reset(m Model[S], ps *propSet[S]) {
+	l.m, l.ps = m, ps
+	if len(ps.ev) == 0 {
+		return
+	}
+	if l.seen == nil {
+		l.seen = make(map[uint64]int)
+		l.lastOK = make([]int, len(ps.ev))
+	}
+	clear(l.seen)
+	for k := range l.lastOK {
+		l.lastOK[k] = -1
+	}
+	l.violation = nil
+}
+
+// step records the state s reached after i steps and reports whether it
+// closes a lasso of a property (then l.violation and l.start say which).
+func (l *walkLassos[S]) step(i int, s S) bool {
+	if len(l.ps.ev) == 0 {
+		return false
+	}
+	var fp uint64
+	if f, ok := l.m.(Fingerprinter[S]); ok {
+		fp = f.Fingerprint(s)
+	} else {
+		l.buf = l.m.Encode(l.buf[:0], s)
+		fp = core.Fingerprint(l.buf)
+	}
+	j, again := l.seen[fp]
+	l.seen[fp] = i
+	for k, p := range l.ps.ev {
+		prop := l.ps.all[p]
+		err := prop.Check(s)
+		if err == nil {
+			l.lastOK[k] = i
+			continue
+		}
+		if again && j > l.lastOK[k] {
+			l.start, l.violation = j, eventuallyViolation(prop.Name, j, i-j, err)
+			return true
+		}
+	}
+	return false
 }

@@ -202,3 +202,23 @@ func TestEventuallyLivelockToo(t *testing.T) {
 		t.Fatalf("%+v", r.Violations)
 	}
 }
+
+// TestEventuallyWalkLassos: a random walk that comes back to a state with
+// the property failing all along reports a lasso, which replays; on a graph
+// where every cycle passes a good state, no walk does.
+func TestEventuallyWalkLassos(t *testing.T) {
+	g := &evGraph{graph: &graph{E: map[int][]int{0: {1, 2}, 1: {2}, 2: {0}}}, good: map[int]bool{1: true}}
+	w := Walk[int](g, WalkOptions{Walks: 10, MaxSteps: 50, Workers: 1})
+	tr := w.Violation
+	if w.Err != nil || tr == nil || tr.Loop == 0 || tr.Violation.Property != "reach-good" {
+		t.Fatalf("walks: %+v", w)
+	}
+	var ve *ViolationError
+	if _, err := Replay[int](g, tr); !errors.As(err, &ve) || ve.Violation != *tr.Violation {
+		t.Fatalf("walk lasso %+v does not replay: %v", tr, err)
+	}
+	g.good[2] = true
+	if w := Walk[int](g, WalkOptions{Walks: 10, MaxSteps: 50, Workers: 1}); w.Violation != nil || w.Steps != 500 {
+		t.Fatalf("walks with every cycle good: %+v", w)
+	}
+}

@@ -60,7 +60,9 @@ const (
 	// cycle all of whose states fail Check (a lasso, Trace.Loop > 0), or a
 	// reachable quiescent state that fails it (the run may end there).
 	// BFS and DFS check it on the explicit state graph (eventually.go);
-	// random walks only at the quiescent states they end in.
+	// random walks at the quiescent states they reach and on the cycles
+	// they close (a walk back at a state it visited, the property failing
+	// all along).
 	Eventually
 )
 

@@ -218,3 +218,29 @@ func TestHeartbeatCompleteness(t *testing.T) {
 		}
 	}
 }
+
+// TestHeartbeatWalks: random walks (Sample) find the mute mutant's lasso
+// and the false suspicion at η = δ+Δ−1, and nothing at η = δ+Δ with the
+// correct detector.
+func TestHeartbeatWalks(t *testing.T) {
+	opt := checker.WalkOptions{Walks: 200, MaxSteps: 200, Workers: 1, Seed: 3}
+	cfg := hbConfig(2, 4, 2, 1, true)
+	cfg.CrashProb = 0.05
+	mm := mustNew(t, cfg)
+	w := checker.Walk[*World](mm, opt)
+	if w.Err != nil || w.Violation == nil || w.Violation.Loop == 0 || w.Violation.Violation.Property != "completeness" {
+		t.Fatalf("mute: %+v", w)
+	}
+	var ve *checker.ViolationError
+	if _, err := checker.Replay[*World](mm, w.Violation); !errors.As(err, &ve) || ve.Violation != *w.Violation.Violation {
+		t.Fatalf("mute walk lasso does not replay: %v\n%v", err, w.Violation)
+	}
+	cfg.NewNode = hbConfig(2, 4, 2, 1, false).NewNode
+	if w := checker.Walk[*World](mustNew(t, cfg), opt); w.Err != nil || w.Violation != nil {
+		t.Fatalf("correct detector: %+v", w.Violation)
+	}
+	m := mustNew(t, hbConfig(2, 3, 2, 0, false))
+	if w := checker.Walk[*World](m, opt); w.Violation == nil || w.Violation.Violation.Property != "accuracy" {
+		t.Fatalf("η = δ+Δ−1: walks found no false suspicion: %+v", w)
+	}
+}
