@@ -173,18 +173,57 @@ func tickDelay(r *proc) {
 	}
 }
 
-// appendDelays appends what BoundedDelay adds to a process's part of the
-// encoding: the deadline offset d of each inbox entry, in inbox order, then
-// the deadline offset of each armed timer, in id order (the counts are
-// already encoded).
-func appendDelays(b []byte, p *proc) []byte {
-	for _, e := range p.inbox {
-		b = core.AppendUint(b, uint64(e.d))
-	}
-	for _, d := range p.due {
-		b = core.AppendUint(b, uint64(d))
+// appendTimers appends armed timers: their count, then each id
+// (ascending), followed under BoundedDelay (timed) by its deadline offset
+// due[i].
+func appendTimers(b []byte, ids []uint64, due []int32, timed bool) []byte {
+	b = core.AppendUint(b, uint64(len(ids)))
+	for i, id := range ids {
+		b = core.AppendUint(b, id)
+		if timed {
+			b = core.AppendUint(b, uint64(due[i]))
+		}
 	}
 	return b
+}
+
+// decodeTimers reads what appendTimers wrote: ids strictly ascending,
+// offsets (timed) at most MaxTimerDelay; other bytes fail d (an error
+// wrapping core.ErrMalformed). For Model.Decode.
+func decodeTimers(d *core.Decoder, timed bool) ([]uint64, []int32) {
+	n := d.Len(d.Remaining())
+	if n == 0 || d.Err() != nil {
+		return nil, nil
+	}
+	ids := make([]uint64, 0, n)
+	var due []int32
+	for j := 0; j < n && d.Err() == nil; j++ {
+		id := d.Uint()
+		if j > 0 && id <= ids[j-1] {
+			d.Fail("timer ids not strictly ascending")
+		}
+		ids = append(ids, id)
+		if timed {
+			off := d.Uint()
+			if off > MaxTimerDelay {
+				d.Fail("timer offset %d over %d", off, MaxTimerDelay)
+			}
+			due = append(due, int32(off))
+		}
+	}
+	return ids, due
+}
+
+// decodeDeadline reads the deadline offset of an inbox entry under
+// BoundedDelay with bound delta: at most delta. For Model.Decode, which
+// must also accept, under Unordered, equal sender and bytes with strictly
+// ascending offsets (insertMsg's order).
+func decodeDeadline(d *core.Decoder, delta int) int32 {
+	off := d.Uint()
+	if d.Err() == nil && off > uint64(delta) {
+		d.Fail("message deadline offset %d over Δ = %d", off, delta)
+	}
+	return int32(off)
 }
 
 // Now is the number of Tick actions taken under BoundedDelay (the global

@@ -352,3 +352,45 @@ func TestBoundedDelayPOR(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundedDelayTimerCodec: decodeTimers inverts appendTimers (both
+// timings) and rejects what it could not have written.
+func TestBoundedDelayTimerCodec(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		var ids []uint64
+		var due []int32
+		for id := uint64(0); id < 40; id++ {
+			if r.IntN(4) == 0 {
+				ids, due = armTimed(ids, due, id, int32(r.IntN(1000)))
+			}
+		}
+		for _, timed := range []bool{false, true} {
+			b := appendTimers(nil, ids, due, timed)
+			d := core.NewDecoder(b)
+			gi, gd := decodeTimers(d, timed)
+			if err := d.Finish(); err != nil || fmt.Sprint(gi) != fmt.Sprint(ids) || timed && fmt.Sprint(gd) != fmt.Sprint(due) || !timed && gd != nil {
+				t.Fatalf("timed %v: %v %v → %v %v (%v)", timed, ids, due, gi, gd, err)
+			}
+		}
+	}
+	for _, b := range [][]byte{
+		appendTimers(nil, []uint64{3, 3}, []int32{1, 1}, true),           // ids not ascending
+		appendTimers(nil, []uint64{3}, []int32{MaxTimerDelay + 1}, true), // offset too large
+		{2, 1}, // truncated
+	} {
+		d := core.NewDecoder(b)
+		decodeTimers(d, true)
+		if err := d.Finish(); !errors.Is(err, core.ErrMalformed) {
+			t.Fatalf("%v accepted: %v", b, err)
+		}
+	}
+	d := core.NewDecoder(core.AppendUint(nil, 3))
+	if decodeDeadline(d, 2); !errors.Is(d.Finish(), core.ErrMalformed) {
+		t.Fatal("deadline offset 3 accepted with Δ = 2")
+	}
+	d = core.NewDecoder(core.AppendUint(nil, 2))
+	if got := decodeDeadline(d, 2); got != 2 || d.Finish() != nil {
+		t.Fatalf("deadline offset 2 with Δ = 2: %d, %v", got, d.Err())
+	}
+}

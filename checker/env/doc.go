@@ -82,9 +82,9 @@
 // copies with equal sender and bytes but different deadlines are distinct
 // entries, and the index I of a Deliver counts every entry from the sender,
 // open or not), each armed timer its deadline minus now (0 … its delay). A
-// world's encoding is that of the other timings plus, per process, those
-// offsets: one per inbox entry in inbox order, then one per armed timer in
-// id order. The clock itself is not encoded: World.Now gives it, like
+// world's encoding is that of the other timings plus those offsets: each
+// inbox entry's after its bytes, each armed timer's after its id. The
+// clock itself is not encoded: World.Now gives it, like
 // Depth a property of the path, not of the world, and properties must not
 // read it.
 //

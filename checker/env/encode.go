@@ -10,14 +10,15 @@ import (
 
 // Encode appends the canonical encoding of s: N, the crashed set, then per
 // process in rank order: its node's encoding (length-prefixed), its inbox
-// (per distinct message in canonical order: sender, copies, bytes), the
+// (per distinct message in canonical order: sender, copies, bytes, and
+// under BoundedDelay its deadline offset), the
 // peers it has been told are dead, its call schedule, the number of calls
 // made and whether a blocking call is awaited, and its history (kind,
-// instance, value) and its armed timers (count, ids ascending); the number
-// of Clock actions taken comes after the crashed set. Under LockStepRounds
-// each process adds its timers armed for the next round (count, ids); under
-// BoundedDelay the deadline offset of each inbox entry and of each armed
-// timer (appendDelays), never the clock itself. Equal worlds give equal bytes; the order in which
+// instance, value) and its armed timers (count, ids ascending, each
+// followed under BoundedDelay by its deadline offset); the number of Clock
+// actions taken comes after the crashed set. Under LockStepRounds each
+// process adds its timers armed for the next round (count, ids). The
+// BoundedDelay clock itself is never encoded (delay.go). Equal worlds give equal bytes; the order in which
 // messages were sent does not show under Unordered. Depth and the last step
 // are not encoded. O(size of the state); it allocates nothing beyond b's
 // growth.
@@ -44,6 +45,9 @@ func appendProc(b []byte, p *proc, sched []byte, timing Timing) []byte {
 		b = core.AppendUint(b, uint64(e.from))
 		b = core.AppendUint(b, uint64(e.n))
 		b = core.AppendString(b, e.key)
+		if timing == BoundedDelay {
+			b = core.AppendUint(b, uint64(e.d))
+		}
 	}
 	b = p.detected.AppendBinary(b)
 	b = append(b, sched...)
@@ -60,18 +64,12 @@ func appendProc(b []byte, p *proc, sched []byte, timing Timing) []byte {
 			b = prefixLen(b, start)
 		}
 	}
-	b = core.AppendUint(b, uint64(len(p.timers)))
-	for _, id := range p.timers {
-		b = core.AppendUint(b, id)
-	}
+	b = appendTimers(b, p.timers, p.due, timing == BoundedDelay)
 	if timing == LockStepRounds {
 		b = core.AppendUint(b, uint64(len(p.next)))
 		for _, id := range p.next {
 			b = core.AppendUint(b, id)
 		}
-	}
-	if timing == BoundedDelay {
-		b = appendDelays(b, p)
 	}
 	return b
 }
