@@ -119,11 +119,21 @@ func hbProperties() []checker.Property[*World] {
 // at least). The start is covered: the first heartbeat arrives by Δ ≤
 // δ+Δ−1.
 func TestHeartbeatAccuracyBoundary(t *testing.T) {
+	for _, net := range []Network{Unordered, FIFO} {
+		heartbeatBoundary(t, net)
+	}
+}
+
+// heartbeatBoundary is TestHeartbeatAccuracyBoundary under network net
+// (the bound holds under FIFO too: the receipts are then in send order).
+func heartbeatBoundary(t *testing.T, net Network) {
 	for period := uint64(1); period <= 3; period++ {
 		for delta := 1; delta <= 3; delta++ {
 			safe := uint64(0)
 			for limit := uint64(1); limit <= period+uint64(delta)+1; limit++ {
-				m := mustNew(t, hbConfig(period, limit, delta, 0, false))
+				cfg := hbConfig(period, limit, delta, 0, false)
+				cfg.Network = net
+				m := mustNew(t, cfg)
 				r := checker.BFS[*World](m, checker.Options{Workers: 1, Properties: []string{"accuracy"}})
 				if r.Err != nil {
 					t.Fatal(r.Err)
@@ -132,12 +142,12 @@ func TestHeartbeatAccuracyBoundary(t *testing.T) {
 					safe = limit
 				}
 				if len(r.Violations) > 0 && safe != 0 {
-					t.Fatalf("δ=%d Δ=%d: η=%d safe but η=%d not", period, delta, safe, limit)
+					t.Fatalf("%v δ=%d Δ=%d: η=%d safe but η=%d not", net, period, delta, safe, limit)
 				}
 			}
-			t.Logf("δ=%d Δ=%d: least safe η = %d", period, delta, safe)
+			t.Logf("%v δ=%d Δ=%d: least safe η = %d", net, period, delta, safe)
 			if want := period + uint64(delta); safe != want {
-				t.Errorf("δ=%d Δ=%d: least safe η = %d, hand bound δ+Δ = %d", period, delta, safe, want)
+				t.Errorf("%v δ=%d Δ=%d: least safe η = %d, hand bound δ+Δ = %d", net, period, delta, safe, want)
 			}
 		}
 	}
