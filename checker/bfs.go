@@ -46,6 +46,10 @@ import (
 // (the first one found of each class, in key order), so counterexamples are
 // still shortest paths of the model (a shortest path in the quotient has the
 // length of a shortest real one).
+//
+// When an Eventually property is selected, BFS runs the explicit-graph
+// search of eventually.go instead (sequential, no symmetry or POR), which
+// checks the other properties with the same semantics and finds lassos.
 func BFS[S any](m Model[S], opt Options) *Result {
 	w := opt.Workers
 	if w <= 0 {
