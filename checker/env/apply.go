@@ -48,7 +48,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 			return nil, notEnabled(a, fmt.Sprintf("no message %d in flight from %v to %v", a.I, q, p))
 		}
 		if !m.open(&pp.inbox[i]) {
-			return nil, notEnabled(a, fmt.Sprintf("message %d from %v to %v is not due yet (deadline in %d ticks, Δ = %d)", a.I, q, p, pp.inbox[i].d, m.cfg.Delta))
+			return nil, notEnabled(a, fmt.Sprintf("message %d from %v to %v was sent this tick: its window opens at the next (deadline in %d ticks, Δ = %d)", a.I, q, p, pp.inbox[i].d, m.cfg.Delta))
 		}
 		if a.Kind == Lose && !(m.cfg.Loss == LossOnCrash && s.crashed.Has(q)) {
 			return nil, notEnabled(a, "messages are lost only with LossOnCrash from a crashed sender")
