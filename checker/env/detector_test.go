@@ -20,7 +20,8 @@ import (
 // finite: deadlines are offsets (delay.go) and there are no sequence
 // numbers.
 type hbNode struct {
-	me, peer      core.Rank
+	me, peer      core.Rank // peer: the observed process
+	succ          core.Rank // where heartbeats go (the observer)
 	period, limit uint64
 	mute          bool
 	suspects      bool
@@ -45,12 +46,12 @@ func (n *hbNode) String() string { return fmt.Sprintf("suspects=%v", n.suspects)
 func (n *hbNode) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 	switch ev.Kind {
 	case core.EvCall:
-		out = append(out, core.Send(n.peer, hb{}), core.Effect{Kind: core.EffSetTimer, Timer: hbTimer, Delay: n.period})
+		out = append(out, core.Send(n.succ, hb{}), core.Effect{Kind: core.EffSetTimer, Timer: hbTimer, Delay: n.period})
 		return append(out, core.Effect{Kind: core.EffSetTimer, Timer: suspTimer, Delay: n.limit}), nil
 	case core.EvTimer:
 		switch ev.Timer {
 		case hbTimer:
-			return append(out, core.Send(n.peer, hb{}), core.Effect{Kind: core.EffSetTimer, Timer: hbTimer, Delay: n.period}), nil
+			return append(out, core.Send(n.succ, hb{}), core.Effect{Kind: core.EffSetTimer, Timer: hbTimer, Delay: n.period}), nil
 		case suspTimer:
 			if n.mute {
 				return out, nil
@@ -74,7 +75,7 @@ func hbConfig(period, limit uint64, delta, crashes int, mute bool) Config {
 	return Config{Name: "hb", N: 2, Crashes: crashes, Timing: BoundedDelay, Delta: delta, Detector: DetectorNone,
 		Schedules: [][][]core.Input{{start, start}},
 		NewNode: func(p core.Rank, n int) core.Machine {
-			return &hbNode{me: p, peer: 1 - p, period: period, limit: limit, mute: mute}
+			return &hbNode{me: p, peer: 1 - p, succ: 1 - p, period: period, limit: limit, mute: mute}
 		},
 		Properties: hbProperties(),
 	}
@@ -252,5 +253,49 @@ func TestHeartbeatWalks(t *testing.T) {
 	m := mustNew(t, hbConfig(2, 3, 2, 0, false))
 	if w := checker.Walk[*World](m, opt); w.Violation == nil || w.Violation.Violation.Property != "accuracy" {
 		t.Fatalf("η = δ+Δ−1: walks found no false suspicion: %+v", w)
+	}
+}
+
+// ringConfig: n processes on a ring, p sending heartbeats to p+1 and
+// observing p−1 (hbNode with succ and peer), all starting at tick 0.
+func ringConfig(n int, period, limit uint64, delta, crashes int) Config {
+	start := make([][]core.Input, n)
+	for p := range start {
+		start[p] = []core.Input{in{A: 0, V: 1}}
+	}
+	return Config{Name: "ring", N: n, Crashes: crashes, Timing: BoundedDelay, Delta: delta, Detector: DetectorNone,
+		Schedules: [][][]core.Input{start},
+		NewNode: func(p core.Rank, n int) core.Machine {
+			return &hbNode{me: p, peer: (p + core.Rank(n) - 1) % core.Rank(n), succ: (p + 1) % core.Rank(n), period: period, limit: limit}
+		},
+		Properties: []checker.Property[*World]{{Name: "ring-completeness", Kind: checker.Eventually,
+			Doc: "every live process whose predecessor crashed eventually suspects it", Check: func(s *World) error {
+				for p := range core.Rank(s.N()) {
+					nd := s.Node(p).(*hbNode)
+					if !s.Crashed(p) && s.Crashed(nd.peer) && !nd.suspects {
+						return fmt.Errorf("%v does not suspect its crashed predecessor %v", p, nd.peer)
+					}
+				}
+				return nil
+			}}},
+	}
+}
+
+// BenchmarkHeartbeatRing measures the bounded-delay state space of an
+// observation ring (δ = 2, Δ = 2, η = 4) and the graph search's cost:
+// go test ./checker/env -run XXX -bench HeartbeatRing -benchtime 1x.
+func BenchmarkHeartbeatRing(b *testing.B) {
+	for _, c := range []struct{ n, crashes int }{{3, 1}, {4, 1}, {4, 2}, {5, 1}} {
+		b.Run(fmt.Sprintf("n=%d/crashes=%d", c.n, c.crashes), func(b *testing.B) {
+			m := mustNew(b, ringConfig(c.n, 2, 4, 2, c.crashes))
+			for b.Loop() {
+				r := checker.BFS[*World](m, checker.Options{Workers: 1})
+				if r.Err != nil || !r.Complete || len(r.Violations) != 0 {
+					b.Fatalf("%+v", r)
+				}
+				b.ReportMetric(float64(r.States), "states")
+				b.ReportMetric(float64(r.Transitions), "generated")
+			}
+		})
 	}
 }
