@@ -31,15 +31,15 @@ const (
 func (c *Config) validateDelay() error {
 	if c.Timing != BoundedDelay {
 		if c.Delta != 0 {
-			return fmt.Errorf("Delta = %d needs Timing %v (it is %v)", c.Delta, BoundedDelay, c.Timing)
+			return fmt.Errorf("the delay bound Delta = %d needs Timing %v (it is %v)", c.Delta, BoundedDelay, c.Timing)
 		}
 		return nil
 	}
 	switch {
 	case c.Delta < 1 || c.Delta > MaxDelta:
-		return fmt.Errorf("Delta = %d, want 1 ≤ Delta ≤ %d under %v timing", c.Delta, MaxDelta, BoundedDelay)
+		return fmt.Errorf("the delay bound Delta = %d, want 1 ≤ Delta ≤ %d under %v timing", c.Delta, MaxDelta, BoundedDelay)
 	case len(c.Wakeups) > 0 || c.CrashBeforeWakeup:
-		return errors.New("Wakeups (a synchronized clock in abstract time) do not combine with BoundedDelay: arm timers instead")
+		return errors.New("wakeups (Config.Wakeups: a synchronized clock in abstract time) do not combine with BoundedDelay: arm timers instead")
 	}
 	return nil
 }
