@@ -14,5 +14,7 @@
 // explicit reachable graph, by strongly connected components of the states
 // that fail P (eventually.go); its counterexample is a lasso (Trace.Loop:
 // a path, then a cycle of ¬P states forever) or a path to a quiescent ¬P
-// state.
+// state. When it holds, Result.Bounds gives the longest a run can wait for
+// it, in steps and, for a Timed model, in time (checker/env: ticks): the
+// worst-case latency of "every crash is eventually suspected".
 package checker

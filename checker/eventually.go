@@ -81,6 +81,9 @@ func (x *search[S]) graphSearch() *Result {
 	}
 	for k := range x.ps.ev {
 		g.eventually(k)
+		if !g.open && !x.violated[x.ps.ev[k]] {
+			x.res.Bounds = append(x.res.Bounds, g.bound(k))
+		}
 	}
 	if x.opt.Lassos {
 		g.livelock()
@@ -518,4 +521,79 @@ func (l *walkLassos[S]) step(i int, s S) bool {
 		}
 	}
 	return false
+}
+
+// Timed is an optional interface of a Model whose actions take time:
+// Elapsed(a) is the time action a takes, in the model's unit (checker/env
+// under BoundedDelay: one tick for a Tick, zero for every other action).
+// The bounds of Eventually properties (Bound.Time) are measured with it.
+type Timed interface {
+	Elapsed(a Action) int
+}
+
+// Bound says how long an Eventually property that holds can take: over
+// every reachable run and every stretch of it spent in states that fail
+// the property, up to the step that reaches a state where it holds (there
+// always is one: the property holds), the most steps and the most time
+// (Timed; 0 otherwise). For "every crash is eventually suspected" the
+// stretch starts at a crash, so Time is the worst-case detection latency.
+// The two maxima may come from different runs.
+type Bound struct {
+	Property string `json:"property"`
+	Steps    int    `json:"steps"`
+	Time     int    `json:"time"`
+}
+
+// String is "completeness: at most 9 steps, 6 time units in ¬P".
+func (b Bound) String() string {
+	return fmt.Sprintf("%s: at most %d steps, %d time units in ¬P", b.Property, b.Steps, b.Time)
+}
+
+// bound computes the Bound of the k-th Eventually property, which holds on
+// the complete graph: its ¬P states form a DAG (no ¬P cycle, no ¬P
+// quiescent state), and a longest path through them, plus the edge that
+// leaves them, is found by memoized depth-first search in post-order.
+func (g *lgraph[S]) bound(k int) Bound {
+	fails := g.fails[k]
+	timed, hasTime := g.m.(Timed)
+	steps := make([]int32, len(g.nodes)) // longest, from the node, to a P state
+	times := make([]int64, len(g.nodes))
+	done := make([]bool, len(g.nodes))
+	type call struct{ v, e int32 }
+	var calls []call
+	b := Bound{Property: g.ps.all[g.ps.ev[k]].Name}
+	for r := range int32(len(g.nodes)) {
+		if !fails[r] || done[r] {
+			continue
+		}
+		calls = append(calls[:0], call{v: r})
+		for len(calls) > 0 {
+			top := &calls[len(calls)-1]
+			nd := g.nodes[top.v]
+			if top.e < nd.n {
+				w := g.edges[nd.first+top.e].to
+				top.e++
+				if fails[w] && !done[w] {
+					calls = append(calls, call{v: w})
+				}
+				continue
+			}
+			v := top.v
+			calls = calls[:len(calls)-1]
+			for _, e := range g.edges[nd.first : nd.first+nd.n] {
+				st, tm := int32(1), int64(0)
+				if hasTime {
+					tm = int64(timed.Elapsed(e.act))
+				}
+				if fails[e.to] {
+					st += steps[e.to]
+					tm += times[e.to]
+				}
+				steps[v], times[v] = max(steps[v], st), max(times[v], tm)
+			}
+			done[v] = true
+			b.Steps, b.Time = max(b.Steps, int(steps[v])), max(b.Time, int(times[v]))
+		}
+	}
+	return b
 }

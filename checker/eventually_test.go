@@ -222,3 +222,38 @@ func TestEventuallyWalkLassos(t *testing.T) {
 		t.Fatalf("walks with every cycle good: %+v", w)
 	}
 }
+
+// timedGraph is evGraph whose action k takes k time units.
+type timedGraph struct{ *evGraph }
+
+func (timedGraph) Elapsed(a Action) int { return int(a.Kind) }
+
+// TestEventuallyBound: 0 → 1 → 2 → 3 and 1 → 3 (actions: 0 → 1 is kind 1;
+// from 1, kind 1 to 2 and kind 2 to 3; 2 → 3 kind 1), with 1 and 2 bad:
+// the longest stretch in bad states is 1 → 2 → 3, 2 steps and 1+1 = 2
+// time units, but 1 → 3 takes 2 time units in 1 step: Steps 2, Time 2. With
+// 2 → 3 through an extra bad state 4 (2 → 4 → 3), 3 steps and 3 units.
+func TestEventuallyBound(t *testing.T) {
+	g := timedGraph{&evGraph{graph: &graph{E: map[int][]int{0: {1}, 1: {2, 3}, 2: {3}, 3: {3}}},
+		good: map[int]bool{0: true, 3: true}}}
+	for name, r := range map[string]*Result{"bfs": BFS[int](g, Options{Workers: 1}), "dfs": DFS[int](g, Options{})} {
+		if len(r.Violations) != 0 || len(r.Bounds) != 1 || r.Bounds[0] != (Bound{Property: "reach-good", Steps: 2, Time: 2}) {
+			t.Fatalf("%s: bounds %v violations %v", name, r.Bounds, r.Violations)
+		}
+	}
+	g.E[2] = []int{4}
+	g.E[4] = []int{3}
+	r := BFS[int](g, Options{Workers: 1})
+	if len(r.Bounds) != 1 || r.Bounds[0] != (Bound{Property: "reach-good", Steps: 3, Time: 3}) {
+		t.Fatalf("bounds %v", r.Bounds)
+	}
+	// No bound for a violated property, nor after a bounded search.
+	g.good[3] = false
+	if r := BFS[int](g, Options{Workers: 1}); len(r.Bounds) != 0 || len(r.Violations) != 1 {
+		t.Fatalf("violated: bounds %v", r.Bounds)
+	}
+	g.good[3] = true
+	if r := BFS[int](g, Options{Workers: 1, MaxDepth: 2}); len(r.Bounds) != 0 || r.Complete {
+		t.Fatalf("depth-bounded: bounds %v", r.Bounds)
+	}
+}

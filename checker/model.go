@@ -62,7 +62,8 @@ const (
 	// BFS and DFS check it on the explicit state graph (eventually.go);
 	// random walks at the quiescent states they reach and on the cycles
 	// they close (a walk back at a state it visited, the property failing
-	// all along).
+	// all along). When it holds on a complete search, Result.Bounds says
+	// how long it can take (steps, and time for a Timed model).
 	Eventually
 )
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
 )
 
@@ -255,4 +256,17 @@ func (w *World) Deadlines() []int32 {
 		return true
 	})
 	return out
+}
+
+var _ checker.Timed = (*Model)(nil)
+
+// Elapsed is the time action a takes, in ticks: 1 for a Tick under
+// BoundedDelay, 0 for everything else (and under the other timings, whose
+// time is abstract). It makes Model a checker.Timed, so the bounds of
+// Eventually properties (checker.Bound.Time) come in ticks.
+func (m *Model) Elapsed(a checker.Action) int {
+	if a.Kind == Tick && m.timed() {
+		return 1
+	}
+	return 0
 }

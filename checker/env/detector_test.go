@@ -189,7 +189,8 @@ func TestHeartbeatSmallestFalseSuspicion(t *testing.T) {
 
 // TestHeartbeatCompleteness: with η = δ+Δ (accurate) and one crash at any
 // step, every crash is eventually suspected: no reachable cycle (nor
-// quiescent state) avoids it, and accuracy holds too. The mutant that never
+// quiescent state) avoids it, and accuracy holds too; the checker's bound
+// on the time spent unsuspected is the hand-derived latency Δ+η. The mutant that never
 // suspects has a lasso: after the crash the survivor's heartbeat timer
 // cycles forever, δ Ticks and one firing of hbTimer per turn, so its cycle
 // has δ+1 steps.
@@ -205,8 +206,15 @@ func TestHeartbeatCompleteness(t *testing.T) {
 			if r.Err != nil || !r.Complete || len(r.Violations) != 0 {
 				t.Fatalf("δ=%d Δ=%d η=%d %v: %+v", c.period, c.delta, limit, opt.Mode, r)
 			}
-			t.Logf("δ=%d Δ=%d η=%d crashes=1 %v: %d states, %d generated, complete, accuracy and completeness hold",
-				c.period, c.delta, limit, opt.Mode, r.States, r.Transitions)
+			t.Logf("δ=%d Δ=%d η=%d crashes=1 %v: %d states, %d generated, complete, accuracy and completeness hold; %v",
+				c.period, c.delta, limit, opt.Mode, r.States, r.Transitions, r.Bounds)
+			// The worst-case detection latency, by hand: the crashed process's
+			// last heartbeat, sent at its crash tick, arrives at most Δ ticks
+			// later and resets the survivor's timer to η more; no earlier
+			// suspicion, since η > δ+Δ−1. So Δ+η ticks.
+			if len(r.Bounds) != 1 || r.Bounds[0].Property != "completeness" || r.Bounds[0].Time != c.delta+int(limit) {
+				t.Fatalf("δ=%d Δ=%d η=%d: bounds %v, want a latency of Δ+η = %d ticks", c.period, c.delta, limit, r.Bounds, c.delta+int(limit))
+			}
 			mm := mustNew(t, hbConfig(c.period, limit, c.delta, 1, true))
 			r = checker.Search[*World](mm, opt)
 			if r.Err != nil || len(r.Violations) != 1 {
