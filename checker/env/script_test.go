@@ -127,6 +127,9 @@ func scriptCmd(t *testing.T, d *datadriven.TestData) string {
 		if len(r.Violations) == 0 {
 			b.WriteString("all checked properties hold\n")
 		}
+		for _, bd := range r.Bounds {
+			fmt.Fprintf(&b, "bound: %v\n", bd)
+		}
 		return b.String()
 	}
 	d.Fatalf(t, "unknown command %q", d.Cmd)
