@@ -54,6 +54,11 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	horizon := fs.Int("horizon", 0, "rounds run (0: window + T_cleanup + two cycles + 2)")
 	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash (0: T_cleanup + two cycles + 1)")
 	seed := fs.Uint64("seed", 1, "random variant: seed of the partner plan")
+	timing := fs.String("timing", "rounds", "rounds (the synchronous round model, every crash choice) or bounded (checker/env bounded delay: every order of every tick's steps, delays in [1, Δ] ticks; needs --max-rounds)")
+	delta := fs.Int("delta", 1, "with --timing bounded: message delay bound Δ in ticks")
+	tgossip := fs.Uint64("t-gossip", 4, "with --timing bounded: T_gossip in ticks")
+	pingTimeout := fs.Uint64("ping-timeout", 3, "with --timing bounded: ping timeout in ticks (> 2Δ, < T_gossip)")
+	maxRounds := fs.Uint64("max-rounds", 8, "with --timing bounded: gossip rounds each host runs")
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
 		v, err := fd.ParseVariant(*variant)
@@ -78,6 +83,14 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		default:
 			return nil, fmt.Errorf("--routing %q: want fixed or live", *routing)
 		}
+		params := map[string]string{}
+		fs.VisitAll(func(f *flag.Flag) {
+			switch f.Name {
+			case "variant", "n", "crashes", "cleanup", "ping", "on-pong", "routing", "window", "horizon", "detect-bound", "seed", "mutant",
+				"timing", "delta", "t-gossip", "ping-timeout", "max-rounds":
+				params[f.Name] = f.Value.String()
+			}
+		})
 		cyc := fd.Cycle(v, *n)
 		if v == fd.Random {
 			if c.Plan, err = RandomPlan(*n, RandomPlanRounds, *seed); err != nil {
@@ -91,6 +104,18 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			}
 			C, _ := fd.PaperCleanup(v, *n, fd.CleanupMargin)
 			c.Cleanup = uint64(C)
+		}
+		switch *timing {
+		case "rounds":
+		case "bounded":
+			c.TGossip, c.PingTimeout, c.MaxRounds = *tgossip, *pingTimeout, *maxRounds
+			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta})
+			if err != nil {
+				return nil, err
+			}
+			return registry.Erase(m, "gossipfd", params), nil
+		default:
+			return nil, fmt.Errorf("--timing %q: want rounds or bounded", *timing)
 		}
 		cc := CheckConfig{Node: c, Crashes: *crashes, CrashWindow: *window, Horizon: *horizon, DetectBound: *bound}
 		if cc.CrashWindow == 0 {
@@ -106,13 +131,6 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		if err != nil {
 			return nil, err
 		}
-		params := map[string]string{}
-		fs.VisitAll(func(f *flag.Flag) {
-			switch f.Name {
-			case "variant", "n", "crashes", "cleanup", "ping", "on-pong", "routing", "window", "horizon", "detect-bound", "seed", "mutant":
-				params[f.Name] = f.Value.String()
-			}
-		})
 		if !m.SymmetryValid() {
 			return registry.Erase[*RoundState](noSymmetry{m}, "gossipfd", params), nil
 		}

@@ -77,6 +77,10 @@ type Config struct {
 	Offsets []int
 	// Plan gives Random's partners; required for Random, unused otherwise.
 	Plan *Plan
+	// MaxRounds, if positive, ends the run after that many gossip rounds:
+	// the gossip timer is no longer re-armed (ping timers still fire), so a
+	// model checker's state space is finite. Zero runs for ever.
+	MaxRounds uint64
 	// Mutant selects a broken variant (tests and ftcheck --mutant only).
 	Mutant mutant.Name
 }

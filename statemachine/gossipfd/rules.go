@@ -19,7 +19,8 @@ func (n *Node) start(out []core.Effect) []core.Effect {
 // with its heartbeat incremented", once per T_gossip ("the time interval
 // between two consecutive gossip messages"). The round index g grows by
 // one; the cleanup check runs on what was merged so far; then hb[s] ← g and
-// the table goes to the destination of round g, and the timer is re-armed.
+// the table goes to the destination of round g, and the timer is re-armed
+// (unless Config.MaxRounds rounds are done).
 // A destination equal to the node itself (only a mutant's routing can give
 // one) sends nothing.
 func (n *Node) gossipRound(out []core.Effect) []core.Effect {
@@ -29,6 +30,9 @@ func (n *Node) gossipRound(out []core.Effect) []core.Effect {
 	n.lastInc[n.self] = n.g
 	if d, ok := n.destination(); ok && d != n.self {
 		out = append(out, core.Send(d, Gossip{Table: append([]uint64(nil), n.hb...)}))
+	}
+	if n.cfg.MaxRounds > 0 && n.g >= n.cfg.MaxRounds {
+		return out // the bounded run is over (Config.MaxRounds)
 	}
 	return append(out, core.Effect{Kind: core.EffSetTimer, Timer: TimerGossip, Delay: n.cfg.TGossip})
 }

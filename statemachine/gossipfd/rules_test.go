@@ -136,3 +136,21 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxRoundsEndsTheRun: the gossip timer is not re-armed after
+// MaxRounds rounds.
+func TestMaxRoundsEndsTheRun(t *testing.T) {
+	cfg := &Config{N: 3, Variant: RR, TGossip: 2, Cleanup: 2, MaxRounds: 2}
+	n, _ := New(0, cfg)
+	n.Step(core.Call(Start{}), nil)
+	for g := 1; g <= 2; g++ {
+		eff, _ := n.Step(core.Timer(TimerGossip), nil)
+		armed := false
+		for _, e := range eff {
+			armed = armed || e.Kind == core.EffSetTimer && e.Timer == TimerGossip
+		}
+		if armed != (g < 2) {
+			t.Errorf("round %d: gossip timer re-armed %v", g, armed)
+		}
+	}
+}
