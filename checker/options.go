@@ -48,6 +48,19 @@ type Options struct {
 	// why. Verdicts do not change; States (DFS), Transitions, Depth and
 	// counterexamples (which may be longer than the shortest) may.
 	POR bool
+	// WholeStates keeps BFS's frontier as whole states even when the model
+	// is a Codec (by default such a model's queued states are held as their
+	// encodings; see Codec).
+	WholeStates bool
+	// SpillDir, with a Codec model, lets BFS write the queued states of a
+	// level to a file in this directory once they take more than
+	// QueueMemory bytes (default 256 MiB), in sequential blocks, and read
+	// them back block by block when they are expanded; the file is deleted
+	// when the level is done. Counts and counterexamples do not change.
+	SpillDir string
+	// QueueMemory is the in-memory budget of a level's queue under
+	// SpillDir, in bytes; 0 means 256 MiB.
+	QueueMemory int64
 	// Workers is the number of goroutines expanding states; 0 means
 	// runtime.NumCPU(). Results do not depend on it.
 	Workers int
@@ -153,6 +166,17 @@ type Result struct {
 	Err error
 	// VisitedBytes is the memory held by the visited set's table.
 	VisitedBytes int64
+	// Compact reports that BFS held its frontier as encodings (Codec).
+	// QueueBytes then sums, over every level, the bytes its queued states
+	// took (encodings plus 4 bytes of offset per state, in memory or
+	// spilled) and Queued the states queued (each expanded level's size,
+	// summed); MaxQueue is the largest level, in states; Spilled is the
+	// bytes written to SpillDir.
+	Compact    bool
+	QueueBytes int64
+	Queued     int64
+	MaxQueue   int64
+	Spilled    int64
 	// CollisionProb is TLC's optimistic estimate of the chance that a
 	// fingerprint collision hid a state: States·(Transitions−States)/2^64.
 	CollisionProb float64
@@ -166,6 +190,15 @@ func (r *Result) BytesPerState() float64 {
 		return 0
 	}
 	return float64(r.VisitedBytes) / float64(r.States)
+}
+
+// QueueBytesPerState is the mean size of a queued state under the compact
+// frontier: QueueBytes over every state queued (0 without it).
+func (r *Result) QueueBytesPerState() float64 {
+	if !r.Compact || r.Queued == 0 {
+		return 0
+	}
+	return float64(r.QueueBytes) / float64(r.Queued)
 }
 
 func (o *Options) progressEvery() time.Duration {
