@@ -127,7 +127,7 @@ type search[S any] struct {
 	frontier []S
 	codec    Codec[S] // compact frontier (codec.go): the level is q, not frontier
 	q        *queue
-	qStates  int64 // states queued over all levels (compact frontier)
+	qStates  int64      // states queued over all levels (compact frontier)
 	links    [][]uint64 // links[d][i]: key of state i of level d (init index at d=0)
 	violated []bool     // by property index; written only between levels
 	canceled atomic.Bool
