@@ -333,6 +333,7 @@ func NewCorrectionModel(p CorrectionParams) (*env.Model, error) {
 		Rounds:            p.Rounds,
 		LoseOnCrash:       p.LoseOnCrash,
 		Properties:        props.Correction(),
+		Codec:             correctionCodec(cfg),
 	}
 	if syncStart {
 		ec.Wakeups = []uint64{correction.TimerStart}

@@ -230,6 +230,7 @@ func NewERAModel(p ERAParams, schedules [][][]core.Input) (*env.Model, error) {
 		},
 		Schedules: schedules, Fail: p.Fail, CrashProb: p.CrashProb,
 		Properties: props.ERA(p.Op),
+		Codec:      eraCodec(cfg),
 	})
 }
 
