@@ -83,9 +83,10 @@ const (
 
 // newSearch sets up what BFS and DFS share.
 func newSearch[S any](m Model[S], opt Options) *search[S] {
-	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(opt.MaxMemory)}
+	bound, from := memoryBound(opt)
+	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(bound)}
 	x.key, x.sym = newKeyer(m, opt)
-	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym}
+	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym, MemoryBound: bound, MemoryFrom: from}
 	return x
 }
 
@@ -303,6 +304,9 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 	x.q.close()
 	if x.por != nil {
 		r.Slept, r.Reexpanded = x.por.slept.Load(), x.por.reexp.Load()
+	}
+	if why == StopMaxMemory {
+		r.Hint = memoryHint(r)
 	}
 	if x.opt.Shrink {
 		for i, tr := range r.Violations {

@@ -33,8 +33,12 @@ type Options struct {
 	// (runtime/metrics /memory/classes/heap/objects:bytes, sampled every
 	// few hundred states, plus an estimate of the next level's needs before
 	// BFS allocates it): the search stops with StopMaxMemory, Complete
-	// false, and reports what it found so far.
+	// false, every count so far and a Result.Hint, rather than be killed.
+	// 0 takes the bound from the machine (machine.go: the cgroup memory
+	// limit, else physical memory, minus a margin); negative means no bound.
 	MaxMemory int64
+	// machineRoot replaces "/" when reading the machine's memory (tests).
+	machineRoot string
 	// POR turns on partial-order reduction. In BFS: sleep sets with state
 	// caching (see independence.go), which skip transitions that are
 	// equivalent to checked ones while keeping every reachable state; it
@@ -154,9 +158,16 @@ type Result struct {
 	// visited that were reached again with a smaller sleep set (BFS), or
 	// the states that the stack proviso expanded fully (DFS).
 	Reexpanded int64
-	// HeapBytes is the largest Go heap sampled during the search when
-	// Options.MaxMemory is set (0 otherwise).
+	// HeapBytes is the largest Go heap sampled during the search when it
+	// had a memory bound (0 otherwise).
 	HeapBytes int64
+	// MemoryBound is the heap bound in bytes the search ran under (0: none)
+	// and MemoryFrom where it came from (Options.MaxMemory, a cgroup limit,
+	// physical memory).
+	MemoryBound int64
+	MemoryFrom  string
+	// Hint, after a stop at the memory bound, says what to try instead.
+	Hint string
 	// Violations holds one shortest counterexample per violated property,
 	// shortest first; ties keep the order found (by level, then by the
 	// property's place in Model.Properties).
