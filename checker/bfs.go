@@ -129,6 +129,8 @@ type search[S any] struct {
 	codec    Codec[S] // compact frontier (codec.go): the level is q, not frontier
 	q        *queue
 	qStates  int64      // states queued over all levels (compact frontier)
+	levelGen int64      // generated at the start of the current level
+	lastCkpt time.Time  // when the last checkpoint was written (or the start)
 	links    [][]uint64 // links[d][i]: key of state i of level d (init index at d=0)
 	violated []bool     // by property index; written only between levels
 	canceled atomic.Bool
@@ -188,6 +190,19 @@ func (x *search[S]) run() *Result {
 	if x.codec != nil {
 		x.q = x.newQueue()
 	}
+	if why := x.checkpointBlocker(); why != "" {
+		return x.finish(StopError, errors.New("checker: "+why))
+	}
+	x.lastCkpt = time.Now()
+	start := 0
+	if x.opt.Resume != "" {
+		d, err := x.resume()
+		if err != nil {
+			return x.finish(StopError, err)
+		}
+		start = d
+		x.inits = nil // not counted again
+	}
 	for i, s := range x.inits {
 		fp := x.fingerprint(&buf, s)
 		if x.visited.shards[shardOf(fp)].insert(fp) {
@@ -202,16 +217,23 @@ func (x *search[S]) run() *Result {
 			level0 = append(level0, uint64(i))
 		}
 	}
-	x.links = append(x.links, level0)
-	x.distinct.Store(int64(x.levelLen()))
+	if x.opt.Resume != "" {
+		x.inits = x.m.Init()
+	} else {
+		x.links = append(x.links, level0)
+		x.distinct.Store(int64(x.levelLen()))
+	}
 	if x.por != nil {
 		x.startPOR()
 	}
-	for d := 0; x.levelLen() > 0; d++ {
+	for d := start; x.levelLen() > 0; d++ {
 		x.res.Depth = d
 		x.depth.Store(int64(d))
 		x.queue.Store(int64(x.levelLen()))
 		x.noteQueue()
+		if err := x.levelStart(d); err != nil {
+			return x.finish(StopError, err)
+		}
 		expand, bound := true, StopDone
 		if x.opt.MaxDepth > 0 && d >= x.opt.MaxDepth {
 			expand, bound = false, StopMaxDepth
@@ -228,6 +250,11 @@ func (x *search[S]) run() *Result {
 			return x.finish(StopError, err)
 		}
 		if x.canceled.Load() {
+			if x.opt.CheckpointDir != "" {
+				if err := x.writeCheckpoint(d); err != nil {
+					return x.finish(StopError, err)
+				}
+			}
 			return x.finish(StopCanceled, x.opt.Context.Err())
 		}
 		if x.mem.stopped() {

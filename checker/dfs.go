@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -62,6 +63,9 @@ func DFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if opt.CheckpointDir != "" || opt.Resume != "" {
+		return x.finish(StopError, errors.New("checker: checkpoints are written by BFS only"))
+	}
 	d := &dfs[S]{search: x, lassos: opt.Lassos, pers: setupPersistent(x)}
 	if opt.Lassos || d.pers != nil {
 		d.onStack = make(map[uint64]int32)

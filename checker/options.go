@@ -65,6 +65,17 @@ type Options struct {
 	// QueueMemory is the in-memory budget of a level's queue under
 	// SpillDir, in bytes; 0 means 256 MiB.
 	QueueMemory int64
+	// CheckpointDir, with CheckpointEvery, makes BFS write a checkpoint
+	// (checkpoint.go) to this directory at the start of a level once
+	// CheckpointEvery has passed since the last, and when it is canceled.
+	// It needs the compact frontier (a Codec model); otherwise the search
+	// stops with an error.
+	CheckpointDir   string
+	CheckpointEvery time.Duration
+	// Resume continues the BFS whose checkpoint is in this directory, for
+	// the same model (and options); it ends with the counts of an
+	// uninterrupted run.
+	Resume string
 	// Workers is the number of goroutines expanding states; 0 means
 	// runtime.NumCPU(). Results do not depend on it.
 	Workers int
@@ -168,6 +179,10 @@ type Result struct {
 	MemoryFrom  string
 	// Hint, after a stop at the memory bound, says what to try instead.
 	Hint string
+	// Checkpoints counts the checkpoints written; Resumed says the search
+	// started from one (Options.Resume).
+	Checkpoints int
+	Resumed     bool
 	// Violations holds one shortest counterexample per violated property,
 	// shortest first; ties keep the order found (by level, then by the
 	// property's place in Model.Properties).
