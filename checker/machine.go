@@ -59,6 +59,10 @@ func readLimit(path string) (int64, bool) {
 	return v, true
 }
 
+// MachineMemoryBound is the heap bound a search takes from the machine
+// when Options.MaxMemory is 0, in bytes (0: unknown), and its source.
+func MachineMemoryBound() (int64, string) { return memoryBound(Options{}) }
+
 // memoryBound is the heap bound of a search under opt: MaxMemory when
 // positive, none when negative, else the machine's memory minus the margin.
 func memoryBound(opt Options) (int64, string) {
