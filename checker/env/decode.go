@@ -206,7 +206,7 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 		p.hist = append(p.hist, rec)
 	}
 	p.timers = decodeIDs(d)
-	if m.cfg.Rounds {
+	if m.cfg.Timing == LockStepRounds {
 		p.next = decodeIDs(d)
 	}
 	if d.Err() != nil {

@@ -94,7 +94,7 @@ func codecConfigs() map[string]Config {
 	flood.Codec = toyCodec
 	out["flood"] = flood
 	fifo := flood
-	fifo.Network, fifo.LoseOnCrash = FIFO, true
+	fifo.Network, fifo.Loss = FIFO, LossOnCrash
 	out["flood-fifo-lose"] = fifo
 	blk := flood
 	blk.Blocking, blk.Crashes, blk.Fail = true, 1, []core.Rank{2}
@@ -108,7 +108,7 @@ func codecConfigs() map[string]Config {
 	tk.Codec = tickerCodec(2)
 	out["ticker-wakeup"] = tk
 	rd := tickerConfig(3, 2)
-	rd.Rounds, rd.Crashes, rd.Codec = true, 1, tickerCodec(2)
+	rd.Timing, rd.Crashes, rd.Codec = LockStepRounds, 1, tickerCodec(2)
 	out["ticker-rounds"] = rd
 	return out
 }

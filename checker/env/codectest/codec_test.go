@@ -1,5 +1,5 @@
 // Package codectest checks env.Model.Decode on the real protocols' models,
-// as ftcheck builds them: it may import protocols and the registry, which
+// as ftcheck builds them: it may import protocols and the models, which
 // the checker itself never does (statemachine/deps_test.go).
 package codectest
 
@@ -13,7 +13,8 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
-	"github.com/ftkernel/ftkernel/registry"
+	modcorr "github.com/ftkernel/ftkernel/models/correction"
+	modera "github.com/ftkernel/ftkernel/models/era"
 	"github.com/ftkernel/ftkernel/statemachine/correction"
 	"github.com/ftkernel/ftkernel/statemachine/era"
 )
@@ -42,18 +43,18 @@ var worldCmp = []cmp.Option{
 	cmpopts.EquateEmpty(),
 }
 
-func eraModel(t *testing.T, p registry.ERAParams) *env.Model {
+func eraModel(t *testing.T, p modera.Params) *env.Model {
 	t.Helper()
-	m, err := registry.NewERAModel(p, registry.AllInputVectors(p))
+	m, err := modera.NewModel(p, modera.AllInputVectors(p))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func correctionModel(t *testing.T, p registry.CorrectionParams) *env.Model {
+func correctionModel(t *testing.T, p modcorr.Params) *env.Model {
 	t.Helper()
-	m, err := registry.NewCorrectionModel(p)
+	m, err := modcorr.NewModel(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,10 +65,10 @@ func correctionModel(t *testing.T, p registry.CorrectionParams) *env.Model {
 // star and string trees) and corrected broadcast (checked and
 // opportunistic correction, synchronized and overlapped start, rounds).
 func models(t *testing.T) map[string]*env.Model {
-	base := registry.ERAParams{N: 4, Crashes: 3, Agreements: 1, Values: 2, Topology: era.Binary, Op: era.And}
+	base := modera.Params{N: 4, Crashes: 3, Agreements: 1, Values: 2, Topology: era.Binary, Op: era.And}
 	out := map[string]*env.Model{"era": eraModel(t, base)}
 	p := base
-	p.Network, p.LoseOnCrash = env.FIFO, true
+	p.Network, p.Loss = env.FIFO, env.LossOnCrash
 	out["era-fifo-lose"] = eraModel(t, p)
 	p = base
 	p.Op, p.GC, p.Agreements, p.N, p.Crashes = era.ULFM, true, 2, 3, 2
@@ -80,11 +81,11 @@ func models(t *testing.T) map[string]*env.Model {
 	out["era-string"] = eraModel(t, p)
 	for _, c := range []struct {
 		name string
-		p    registry.CorrectionParams
+		p    modcorr.Params
 	}{
-		{"correction-checked-sync", registry.CorrectionParams{P: 4, Faults: 2, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Synchronized}},
-		{"correction-opportunistic-overlapped", registry.CorrectionParams{P: 4, Faults: 1, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Opportunistic, Distance: 2, Start: correction.Overlapped}},
-		{"correction-checked-rounds", registry.CorrectionParams{P: 5, Faults: 2, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Overlapped, Rounds: true}},
+		{"correction-checked-sync", modcorr.Params{P: 4, Faults: 2, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Synchronized}},
+		{"correction-opportunistic-overlapped", modcorr.Params{P: 4, Faults: 1, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Opportunistic, Distance: 2, Start: correction.Overlapped}},
+		{"correction-checked-rounds", modcorr.Params{P: 5, Faults: 2, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Overlapped, Timing: env.LockStepRounds}},
 	} {
 		out[c.name] = correctionModel(t, c.p)
 	}
@@ -122,7 +123,7 @@ func TestDecodeRoundTripProtocols(t *testing.T) {
 	for name, m := range models(t) {
 		t.Run(name, func(t *testing.T) {
 			if !m.Decodes() {
-				t.Fatal("the registry's model has no Codec")
+				t.Fatal("the model has no Codec")
 			}
 			byEnc := map[string]*env.World{}
 			byFP := map[uint64]string{}
@@ -160,8 +161,8 @@ func TestDecodeRoundTripProtocols(t *testing.T) {
 // whole-state frontier's counts on small ERA and correction models.
 func TestCompactFrontierProtocols(t *testing.T) {
 	for _, m := range []*env.Model{
-		eraModel(t, registry.ERAParams{N: 3, Crashes: 2, Agreements: 1, Values: 2, Topology: era.Binary, Op: era.And}),
-		correctionModel(t, registry.CorrectionParams{P: 4, Faults: 1, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Synchronized, Rounds: true}),
+		eraModel(t, modera.Params{N: 3, Crashes: 2, Agreements: 1, Values: 2, Topology: era.Binary, Op: era.And}),
+		correctionModel(t, modcorr.Params{P: 4, Faults: 1, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Synchronized, Timing: env.LockStepRounds}),
 	} {
 		whole := checker.BFS[*env.World](m, checker.Options{Workers: 2, WholeStates: true})
 		comp := checker.BFS[*env.World](m, checker.Options{Workers: 2})
