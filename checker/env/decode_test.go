@@ -160,7 +160,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 			if !m.Decodes() {
 				t.Fatal("Decodes false with a Codec")
 			}
-			states := walkStates(m, 1, 60, 50)
+			states := walkStates(m, 1, 40, 40)
 			for _, w := range states {
 				b := m.Encode(nil, w)
 				got, err := m.Decode(b)
@@ -189,7 +189,7 @@ func TestDecodeDistinct(t *testing.T) {
 	for name, cfg := range codecConfigs() {
 		t.Run(name, func(t *testing.T) {
 			m := mustNew(t, cfg)
-			states := walkStates(m, 2, 100, 50)
+			states := walkStates(m, 2, 60, 40)
 			byEnc := map[string]*World{}
 			byFP := map[uint64]string{}
 			for _, w := range states {

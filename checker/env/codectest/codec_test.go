@@ -4,6 +4,7 @@
 package codectest
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -15,8 +16,8 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	modcorr "github.com/ftkernel/ftkernel/models/correction"
 	modera "github.com/ftkernel/ftkernel/models/era"
-	"github.com/ftkernel/ftkernel/statemachine/correction"
-	"github.com/ftkernel/ftkernel/statemachine/era"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 // ignored are the fields Encode does not hold (a world's depth, last step
@@ -39,7 +40,7 @@ var worldCmp = []cmp.Option{
 		}
 		return ignored[p.Index(-2).Type().String()+"."+sf.Name()]
 	}, cmp.Ignore()),
-	cmp.Comparer(func(a, b era.Op) bool { return a == b || a != nil && b != nil && a.Name() == b.Name() }),
+	cmp.Comparer(func(a, b erasm.Op) bool { return a == b || a != nil && b != nil && a.Name() == b.Name() }),
 	cmpopts.EquateEmpty(),
 }
 
@@ -65,29 +66,40 @@ func correctionModel(t *testing.T, p modcorr.Params) *env.Model {
 // star and string trees) and corrected broadcast (checked and
 // opportunistic correction, synchronized and overlapped start, rounds).
 func models(t *testing.T) map[string]*env.Model {
-	base := modera.Params{N: 4, Crashes: 3, Agreements: 1, Values: 2, Topology: era.Binary, Op: era.And}
+	base := modera.Params{N: 4, Crashes: 3, Agreements: 1, Values: 2, Topology: erasm.Binary, Op: erasm.And}
 	out := map[string]*env.Model{"era": eraModel(t, base)}
 	p := base
 	p.Network, p.Loss = env.FIFO, env.LossOnCrash
 	out["era-fifo-lose"] = eraModel(t, p)
 	p = base
-	p.Op, p.GC, p.Agreements, p.N, p.Crashes = era.ULFM, true, 2, 3, 2
+	p.Op, p.GC, p.Agreements, p.N, p.Crashes = erasm.ULFM, true, 2, 3, 2
 	out["era-ulfm-gc-2"] = eraModel(t, p)
 	p = base
-	p.Topology, p.Blocking, p.Agreements, p.Values, p.N = era.Star, true, 2, 1, 3
+	p.Topology, p.Blocking, p.Agreements, p.Values, p.N = erasm.Star, true, 2, 1, 3
 	out["era-star-blocking"] = eraModel(t, p)
 	p = base
-	p.Topology = era.String
+	p.Topology = erasm.String
 	out["era-string"] = eraModel(t, p)
 	for _, c := range []struct {
 		name string
 		p    modcorr.Params
 	}{
-		{"correction-checked-sync", modcorr.Params{P: 4, Faults: 2, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Synchronized}},
-		{"correction-opportunistic-overlapped", modcorr.Params{P: 4, Faults: 1, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Opportunistic, Distance: 2, Start: correction.Overlapped}},
-		{"correction-checked-rounds", modcorr.Params{P: 5, Faults: 2, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Overlapped, Timing: env.LockStepRounds}},
+		{"correction-checked-sync", modcorr.Params{P: 4, Faults: 2, Tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved}, Correction: corrsm.Checked, Start: corrsm.Synchronized}},
+		{"correction-opportunistic-overlapped", modcorr.Params{P: 4, Faults: 1, Tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved}, Correction: corrsm.Opportunistic, Distance: 2, Start: corrsm.Overlapped}},
+		{"correction-checked-rounds", modcorr.Params{P: 5, Faults: 2, Tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved}, Correction: corrsm.Checked, Start: corrsm.Overlapped, Timing: env.LockStepRounds}},
 	} {
 		out[c.name] = correctionModel(t, c.p)
+	}
+	// Every mutant, too: a decoded world must behave as the original
+	// even where the protocol is broken on purpose.
+	for _, mu := range corrsm.Mutants {
+		out["correction-"+string(mu)] = correctionModel(t, modcorr.Params{P: 4, Faults: 1, Tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved},
+			Correction: corrsm.Checked, Start: corrsm.Synchronized, Mutant: mu})
+	}
+	for _, mu := range erasm.Mutants {
+		p := base
+		p.Mutant = mu
+		out["era-"+string(mu)] = eraModel(t, p)
 	}
 	return out
 }
@@ -127,7 +139,7 @@ func TestDecodeRoundTripProtocols(t *testing.T) {
 			}
 			byEnc := map[string]*env.World{}
 			byFP := map[uint64]string{}
-			states := walk(m, 1, 40)
+			states := walk(m, 1, 15)
 			for _, w := range states {
 				b := m.Encode(nil, w)
 				got, err := m.Decode(b)
@@ -140,6 +152,19 @@ func TestDecodeRoundTripProtocols(t *testing.T) {
 				if string(m.Encode(nil, got)) != string(b) || m.Fingerprint(got) != m.Fingerprint(w) ||
 					m.Quiescent(got) != m.Quiescent(w) || !cmp.Equal(m.Actions(got, nil), m.Actions(w, nil)) {
 					t.Fatalf("%v: the decoded world encodes, fingerprints or acts differently", w)
+				}
+				// Every step from the decoded world has the effects and
+				// the successor of the same step from w.
+				for _, a := range m.Actions(w, nil) {
+					n1, err1 := m.Apply(w, a)
+					n2, err2 := m.Apply(got, a)
+					if (err1 == nil) != (err2 == nil) {
+						t.Fatalf("%s: errors %v / %v", m.Describe(w, a), err1, err2)
+					}
+					if err1 == nil && (string(m.Encode(nil, n1)) != string(m.Encode(nil, n2)) ||
+						fmt.Sprint(n1.LastEffects()) != fmt.Sprint(n2.LastEffects())) {
+						t.Fatalf("%s: the step differs after decoding: effects %v / %v", m.Describe(w, a), n1.LastEffects(), n2.LastEffects())
+					}
 				}
 				e := string(b)
 				if o, ok := byEnc[e]; ok && o != w && !cmp.Equal(o, w, worldCmp...) {
@@ -161,8 +186,8 @@ func TestDecodeRoundTripProtocols(t *testing.T) {
 // whole-state frontier's counts on small ERA and correction models.
 func TestCompactFrontierProtocols(t *testing.T) {
 	for _, m := range []*env.Model{
-		eraModel(t, modera.Params{N: 3, Crashes: 2, Agreements: 1, Values: 2, Topology: era.Binary, Op: era.And}),
-		correctionModel(t, modcorr.Params{P: 4, Faults: 1, Tree: correction.Tree{Kind: correction.BinomialInterleaved}, Correction: correction.Checked, Start: correction.Synchronized, Timing: env.LockStepRounds}),
+		eraModel(t, modera.Params{N: 3, Crashes: 2, Agreements: 1, Values: 2, Topology: erasm.Binary, Op: erasm.And}),
+		correctionModel(t, modcorr.Params{P: 4, Faults: 1, Tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved}, Correction: corrsm.Checked, Start: corrsm.Synchronized, Timing: env.LockStepRounds}),
 	} {
 		whole := checker.BFS[*env.World](m, checker.Options{Workers: 2, WholeStates: true})
 		comp := checker.BFS[*env.World](m, checker.Options{Workers: 2})
