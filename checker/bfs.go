@@ -71,9 +71,13 @@ func BFS[S any](m Model[S], opt Options) *Result {
 	}
 	x.workers = make([]*bfsWorker[S], w)
 	for i := range x.workers {
-		x.workers[i] = &bfsWorker[S]{}
+		x.workers[i] = &bfsWorker[S]{id: int32(i)}
 	}
 	x.setupPOR()
+	if x.por == nil {
+		x.codec = codecOf(m, opt)
+	}
+	x.res.Compact = x.codec != nil
 	return x.run()
 }
 
@@ -86,9 +90,10 @@ const (
 
 // newSearch sets up what BFS and DFS share.
 func newSearch[S any](m Model[S], opt Options) *search[S] {
-	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(opt.MaxMemory)}
+	bound, from := memoryBound(opt)
+	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(bound)}
 	x.key, x.sym = newKeyer(m, opt)
-	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym}
+	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym, MemoryBound: bound, MemoryFrom: from}
 	return x
 }
 
@@ -128,6 +133,11 @@ type search[S any] struct {
 	visited  fpSet
 	inits    []S
 	frontier []S
+	codec    Codec[S] // compact frontier (codec.go): the level is q, not frontier
+	q        *queue
+	qStates  int64      // states queued over all levels (compact frontier)
+	levelGen int64      // generated at the start of the current level
+	lastCkpt time.Time  // when the last checkpoint was written (or the start)
 	links    [][]uint64 // links[d][i]: key of state i of level d (init index at d=0)
 	violated []bool     // by property index; written only between levels
 	canceled atomic.Bool
@@ -142,14 +152,20 @@ type search[S any] struct {
 	depth     atomic.Int64
 }
 
+// cand is a successor not in the visited set: the state itself, or (compact
+// frontier) its encoding at arena[off:off+n] of worker w.
 type cand[S any] struct {
 	fp, key uint64
 	s       S
+	off     int64
+	n, w    int32
 }
 
 type node[S any] struct {
-	key uint64
-	s   S
+	key  uint64
+	s    S
+	off  int64
+	n, w int32
 }
 
 // vrec locates the first violation of a property met by one worker.
@@ -159,6 +175,9 @@ type vrec struct {
 }
 
 type bfsWorker[S any] struct {
+	id    int32
+	arena []byte // compact frontier: encodings of this level's candidates
+	rbuf  []byte // compact frontier: a spilled block read back
 	out   [numShards][]cand[S]
 	pend  []cand[S] // successors of the current chunk
 	sink  uint64    // keeps filter's touch loop from being optimised away
@@ -175,22 +194,53 @@ func (x *search[S]) run() *Result {
 	x.generated.Add(int64(len(x.inits)))
 	var level0 []uint64
 	var buf []byte
+	if x.codec != nil {
+		x.q = x.newQueue()
+	}
+	if why := x.checkpointBlocker(); why != "" {
+		return x.finish(StopError, errors.New("checker: "+why))
+	}
+	x.lastCkpt = time.Now()
+	start := 0
+	if x.opt.Resume != "" {
+		d, err := x.resume()
+		if err != nil {
+			return x.finish(StopError, err)
+		}
+		start = d
+		x.inits = nil // not counted again
+	}
 	for i, s := range x.inits {
 		fp := x.fingerprint(&buf, s)
 		if x.visited.shards[shardOf(fp)].insert(fp) {
-			x.frontier = append(x.frontier, s)
+			if x.q != nil {
+				buf = x.codec.Encode(buf[:0], s)
+				if err := x.q.push(buf); err != nil {
+					return x.finish(StopError, err)
+				}
+			} else {
+				x.frontier = append(x.frontier, s)
+			}
 			level0 = append(level0, uint64(i))
 		}
 	}
-	x.links = append(x.links, level0)
-	x.distinct.Store(int64(len(x.frontier)))
+	if x.opt.Resume != "" {
+		x.inits = x.m.Init()
+	} else {
+		x.links = append(x.links, level0)
+		x.distinct.Store(int64(x.levelLen()))
+	}
 	if x.por != nil {
 		x.startPOR()
 	}
-	for d := 0; len(x.frontier) > 0; d++ {
+	for d := start; x.levelLen() > 0; d++ {
 		x.res.Depth = d
 		x.depth.Store(int64(d))
-		x.queue.Store(int64(len(x.frontier)))
+		x.queue.Store(int64(x.levelLen()))
+		x.noteQueue()
+		if err := x.levelStart(d); err != nil {
+			return x.finish(StopError, err)
+		}
 		expand, bound := true, StopDone
 		if x.opt.MaxDepth > 0 && d >= x.opt.MaxDepth {
 			expand, bound = false, StopMaxDepth
@@ -207,6 +257,11 @@ func (x *search[S]) run() *Result {
 			return x.finish(StopError, err)
 		}
 		if x.canceled.Load() {
+			if x.opt.CheckpointDir != "" {
+				if err := x.writeCheckpoint(d); err != nil {
+					return x.finish(StopError, err)
+				}
+			}
 			return x.finish(StopCanceled, x.opt.Context.Err())
 		}
 		if x.mem.stopped() {
@@ -230,8 +285,8 @@ func (x *search[S]) run() *Result {
 		}
 		if x.por != nil {
 			x.insertPOR()
-		} else {
-			x.insert()
+		} else if err := x.insert(); err != nil {
+			return x.finish(StopError, err)
 		}
 	}
 	return x.finish(StopDone, nil)
@@ -251,6 +306,10 @@ func (x *search[S]) insertNeed() int64 {
 	var nd node[S]
 	var s S
 	per := int64(unsafe.Sizeof(cd)) + int64(unsafe.Sizeof(nd)) + int64(unsafe.Sizeof(s)) + 8
+	if x.q != nil && x.qStates > 0 {
+		// The next level's encodings, at the mean size so far.
+		per = int64(unsafe.Sizeof(nd)) + x.res.QueueBytes/x.qStates + 8
+	}
 	return c*per + x.visited.bytes()/2 + c*16
 }
 
@@ -276,8 +335,12 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 	r.VisitedBytes = x.visited.bytes()
 	r.Seconds = time.Since(x.start).Seconds()
 	r.HeapBytes = x.mem.peakBytes()
+	x.q.close()
 	if x.por != nil {
 		r.Slept, r.Reexpanded = x.por.slept.Load(), x.por.reexp.Load()
+	}
+	if why == StopMaxMemory {
+		r.Hint = memoryHint(r)
 	}
 	if x.opt.Shrink {
 		for i, tr := range r.Violations {
@@ -297,7 +360,7 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 
 // expand runs phase 1 on the current level.
 func (x *search[S]) expand(expand bool) {
-	nChunks := (len(x.frontier) + chunkSize - 1) / chunkSize
+	nChunks := (x.levelLen() + chunkSize - 1) / chunkSize
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for _, w := range x.workers {
@@ -322,10 +385,28 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 		if x.mem != nil && (c%memEvery == 0 && x.mem.check(0) || x.mem.stopped()) {
 			return
 		}
-		lo, hi := c*chunkSize, min((c+1)*chunkSize, len(f))
+		lo, hi := c*chunkSize, min((c+1)*chunkSize, x.levelLen())
 		var gen int64
+		var data []byte
+		var ends []uint32
+		if x.q != nil {
+			var err error
+			if data, ends, err = x.q.read(c, &w.rbuf); err != nil {
+				w.applyErr(lo, -1, err)
+				continue
+			}
+		}
 		for i := lo; i < hi; i++ {
-			s := f[i]
+			var s S
+			if x.q != nil {
+				var err error
+				if s, err = x.codec.Decode(at(data, ends, i-lo)); err != nil {
+					w.applyErr(i, -1, fmt.Errorf("decoding a queued state: %w", err))
+					continue
+				}
+			} else {
+				s = f[i]
+			}
 			x.checkState(w, i, s)
 			w.acts = m.Actions(s, w.acts[:0])
 			if !expand {
@@ -376,6 +457,12 @@ func (x *search[S]) filter(w *bfsWorker[S]) {
 	for _, c := range w.pend {
 		b := shardOf(c.fp)
 		if !x.visited.shards[b].contains(c.fp) {
+			if x.q != nil {
+				off := len(w.arena)
+				w.arena = x.codec.Encode(w.arena, c.s)
+				var zero S
+				c.s, c.off, c.n, c.w = zero, int64(off), int32(len(w.arena)-off), w.id
+			}
 			w.out[b] = append(w.out[b], c)
 		}
 	}

@@ -27,6 +27,9 @@ func (x *search[S]) collect(d int) error {
 		}
 		clear(w.viol)
 	}
+	if apply != nil && apply.act < 0 {
+		return fmt.Errorf("checker: state %d of depth %d: %w", apply.pos, d, apply.err)
+	}
 	if apply != nil {
 		steps, _, _ := x.path(d, apply.pos, -1)
 		return fmt.Errorf("checker: model bug: Apply of action %d at depth %d (after %d steps from init): %w", apply.act, d, len(steps), apply.err)

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -66,6 +67,9 @@ func DFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if opt.CheckpointDir != "" || opt.Resume != "" {
+		return x.finish(StopError, errors.New("checker: checkpoints are written by BFS only"))
+	}
 	if len(x.ps.ev) > 0 {
 		return x.graphSearch()
 	}

@@ -9,7 +9,7 @@ import (
 // merged into key order and inserted by one worker, so a state first
 // reached from two parents keeps the smaller key; then the winners of all
 // shards become the next level, in key order.
-func (x *search[S]) insert() {
+func (x *search[S]) insert() error {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range x.workers {
@@ -24,8 +24,11 @@ func (x *search[S]) insert() {
 		})
 	}
 	wg.Wait()
-	x.nextLevel()
+	if err := x.nextLevel(); err != nil {
+		return err
+	}
 	x.distinct.Store(x.visited.len())
+	return nil
 }
 
 // insertShard inserts the candidates of shard b. Each worker's candidates
@@ -48,7 +51,7 @@ func (x *search[S]) insertShard(b int) {
 	win := x.wins[b]
 	for _, c := range cs {
 		if sh.insert(c.fp) {
-			win = append(win, node[S]{key: c.key, s: c.s})
+			win = append(win, node[S]{key: c.key, s: c.s, off: c.off, n: c.n, w: c.w})
 		}
 	}
 	x.wins[b] = win
@@ -100,7 +103,10 @@ func merge2[S any](out, a, b []cand[S]) []cand[S] {
 // nextLevel orders the winners of all shards by key — a counting sort on
 // the parent index, then an insertion sort of each parent's children by
 // action index — and makes them the next level and its parent links.
-func (x *search[S]) nextLevel() {
+func (x *search[S]) nextLevel() error {
+	if x.q != nil {
+		return x.nextLevelCompact()
+	}
 	nParents := len(x.frontier)
 	// end[p] is first the start of parent p's children, then, once they
 	// are placed, their end.
@@ -139,4 +145,5 @@ func (x *search[S]) nextLevel() {
 		lo = hi
 	}
 	x.frontier, x.links = f, append(x.links, links)
+	return nil
 }

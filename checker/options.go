@@ -33,8 +33,12 @@ type Options struct {
 	// (runtime/metrics /memory/classes/heap/objects:bytes, sampled every
 	// few hundred states, plus an estimate of the next level's needs before
 	// BFS allocates it): the search stops with StopMaxMemory, Complete
-	// false, and reports what it found so far.
+	// false, every count so far and a Result.Hint, rather than be killed.
+	// 0 takes the bound from the machine (machine.go: the cgroup memory
+	// limit, else physical memory, minus a margin); negative means no bound.
 	MaxMemory int64
+	// machineRoot replaces "/" when reading the machine's memory (tests).
+	machineRoot string
 	// POR turns on partial-order reduction. In BFS: sleep sets with state
 	// caching (see independence.go), which skip transitions that are
 	// equivalent to checked ones while keeping every reachable state; it
@@ -48,6 +52,30 @@ type Options struct {
 	// why. Verdicts do not change; States (DFS), Transitions, Depth and
 	// counterexamples (which may be longer than the shortest) may.
 	POR bool
+	// WholeStates keeps BFS's frontier as whole states even when the model
+	// is a Codec (by default such a model's queued states are held as their
+	// encodings; see Codec).
+	WholeStates bool
+	// SpillDir, with a Codec model, lets BFS write the queued states of a
+	// level to a file in this directory once they take more than
+	// QueueMemory bytes (default 256 MiB), in sequential blocks, and read
+	// them back block by block when they are expanded; the file is deleted
+	// when the level is done. Counts and counterexamples do not change.
+	SpillDir string
+	// QueueMemory is the in-memory budget of a level's queue under
+	// SpillDir, in bytes; 0 means 256 MiB.
+	QueueMemory int64
+	// CheckpointDir, with CheckpointEvery, makes BFS write a checkpoint
+	// (checkpoint.go) to this directory at the start of a level once
+	// CheckpointEvery has passed since the last, and when it is canceled.
+	// It needs the compact frontier (a Codec model); otherwise the search
+	// stops with an error.
+	CheckpointDir   string
+	CheckpointEvery time.Duration
+	// Resume continues the BFS whose checkpoint is in this directory, for
+	// the same model (and options); it ends with the counts of an
+	// uninterrupted run.
+	Resume string
 	// Workers is the number of goroutines expanding states; 0 means
 	// runtime.NumCPU(). Results do not depend on it.
 	Workers int
@@ -141,9 +169,20 @@ type Result struct {
 	// visited that were reached again with a smaller sleep set (BFS), or
 	// the states that the stack proviso expanded fully (DFS).
 	Reexpanded int64
-	// HeapBytes is the largest Go heap sampled during the search when
-	// Options.MaxMemory is set (0 otherwise).
+	// HeapBytes is the largest Go heap sampled during the search when it
+	// had a memory bound (0 otherwise).
 	HeapBytes int64
+	// MemoryBound is the heap bound in bytes the search ran under (0: none)
+	// and MemoryFrom where it came from (Options.MaxMemory, a cgroup limit,
+	// physical memory).
+	MemoryBound int64
+	MemoryFrom  string
+	// Hint, after a stop at the memory bound, says what to try instead.
+	Hint string
+	// Checkpoints counts the checkpoints written; Resumed says the search
+	// started from one (Options.Resume).
+	Checkpoints int
+	Resumed     bool
 	// Violations holds one shortest counterexample per violated property,
 	// shortest first; ties keep the order found (by level, then by the
 	// property's place in Model.Properties).
@@ -153,6 +192,17 @@ type Result struct {
 	Err error
 	// VisitedBytes is the memory held by the visited set's table.
 	VisitedBytes int64
+	// Compact reports that BFS held its frontier as encodings (Codec).
+	// QueueBytes then sums, over every level, the bytes its queued states
+	// took (encodings plus 4 bytes of offset per state, in memory or
+	// spilled) and Queued the states queued (each expanded level's size,
+	// summed); MaxQueue is the largest level, in states; Spilled is the
+	// bytes written to SpillDir.
+	Compact    bool
+	QueueBytes int64
+	Queued     int64
+	MaxQueue   int64
+	Spilled    int64
 	// CollisionProb is TLC's optimistic estimate of the chance that a
 	// fingerprint collision hid a state: States·(Transitions−States)/2^64.
 	CollisionProb float64
@@ -169,6 +219,15 @@ func (r *Result) BytesPerState() float64 {
 		return 0
 	}
 	return float64(r.VisitedBytes) / float64(r.States)
+}
+
+// QueueBytesPerState is the mean size of a queued state under the compact
+// frontier: QueueBytes over every state queued (0 without it).
+func (r *Result) QueueBytesPerState() float64 {
+	if !r.Compact || r.Queued == 0 {
+		return 0
+	}
+	return float64(r.QueueBytes) / float64(r.Queued)
 }
 
 func (o *Options) progressEvery() time.Duration {

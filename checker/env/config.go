@@ -75,6 +75,9 @@ type Config struct {
 	Properties []checker.Property[*World]
 	// Params are free-form parameters recorded in traces (Model.Params).
 	Params map[string]string
+	// Codec decodes the protocol's states, messages and values, so that
+	// worlds can be decoded (Model.Decode; see decode.go). Optional.
+	Codec Codec
 }
 
 func (c *Config) validate() error {

@@ -21,6 +21,7 @@ type Model struct {
 	schedEnc [][][]byte       // canonical encoding of sched[k][p]
 	init     []*World
 	reads    checker.StepReads // what the transition properties read (independence.go)
+	sidx     schedIndex        // Decode: schedules → alternative (decode.go)
 }
 
 var _ checker.Model[*World] = (*Model)(nil)

@@ -80,7 +80,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var property, outDir string
 	var asJSON, quiet, mutants, por, dfs, symmetry, lassos, shrink bool
 	var maxMemoryMB int64
+	var scale *scaleFlags
 	p, _, build, err := modelFlags("check", args, func(fs *flag.FlagSet) {
+		scale = bindScale(fs)
 		fs.BoolVar(&mutants, "mutants", false, "after the check, check every mutant at the same bounds and print which property catches it")
 		fs.IntVar(&workers, "workers", 0, "parallel workers (0: one per CPU); results do not depend on it")
 		fs.Int64Var(&maxStates, "max-states", 0, "stop after this many distinct states (0: no bound)")
@@ -93,7 +95,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		fs.BoolVar(&symmetry, "symmetry", false, "symmetry reduction by the model's canonical representative (models that have one, e.g. twophase)")
 		fs.BoolVar(&lassos, "lassos", false, "with --dfs: report cycles of non-quiescent states (livelocks) as lassos")
 		fs.BoolVar(&shrink, "shrink", false, "shrink counterexamples by delta debugging (useful with --dfs)")
-		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false) when the Go heap reaches this many MiB (0: no bound)")
+		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false) when the Go heap reaches this many MiB (0: the machine's memory (cgroup limit or physical) minus a margin; -1: no bound)")
 		fs.BoolVar(&por, "por", false, "partial-order reduction: sleep sets in BFS (fewer transitions, the same states), persistent sets with --dfs (fewer states, for models that have them); the same verdicts; counterexamples may be longer than the shortest")
 	})
 	if err != nil {
@@ -108,6 +110,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if dfs {
 		opt.Mode = checker.DepthFirst
 	}
+	scale.apply(&opt)
 	// Ctrl-C or SIGTERM stops the search gracefully: it reports
 	// complete=false with everything found so far.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -170,6 +173,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "\n%d distinct states, %d generated, depth %d, complete=%v (%s), %.2fs, %.0f generated/s, %d workers, %.1f bytes/state in the visited set\n",
 			res.States, res.Transitions, res.Depth, res.Complete, res.Stop, res.Seconds, sum.GeneratedPerS, res.Workers, sum.BytesPerState)
+		reportScale(stdout, res)
 		if res.POR && res.Mode == checker.DepthFirst {
 			fmt.Fprintf(stdout, "por: true: persistent sets left %d enabled actions untaken, %d states expanded fully by the stack proviso\n",
 				res.Slept, res.Reexpanded)

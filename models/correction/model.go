@@ -332,6 +332,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Timing:            p.Timing,
 		Loss:              p.Loss,
 		Properties:        Properties(),
+		Codec:             codec(cfg),
 	}
 	if syncStart {
 		ec.Wakeups = []uint64{corrsm.TimerStart}

@@ -228,6 +228,7 @@ func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
 		},
 		Schedules: schedules, Fail: p.Fail, CrashProb: p.CrashProb,
 		Properties: Properties(p.Op),
+		Codec:      codec(cfg),
 	})
 }
 

@@ -191,6 +191,7 @@ const (
 	fSlotArmed                     // TimerSendSlot armed
 	fDelayArmed                    // TimerDelay armed
 	fDelayDone                     // TimerDelay fired
+	fStale                         // MutantRelayStaleValue: relays value 0 (so the encoding shows it)
 	fAll         = 1<<iota - 1
 )
 
@@ -458,6 +459,7 @@ func (n *Node) color(v Via, s *msgSet, out []core.Effect) []core.Effect {
 	n.msgs = s
 	if n.cfg.Mutant == MutantRelayStaleValue && v != ViaRoot {
 		n.msgs = newMsgSet(n.value) // mutant: relays the value held before
+		n.flags |= fStale
 	}
 	n.value = s.tree.value
 	return append(out, core.Deliver(0, n.value))
@@ -652,7 +654,16 @@ func DecodeNode(b []byte, cfg *Config) (*Node, error) {
 	}
 	if d.Err() == nil && n.via != Uncolored {
 		n.value = Value(d.Uint())
-		n.msgs = newMsgSet(n.value)
+	}
+	if d.Err() == nil && (n.via != Uncolored || n.flags&fParticipant != 0) {
+		// A participant sends; an uncolored one exists only under
+		// MutantUncoloredCorrects, which gives it the messages of value 0,
+		// as MutantRelayStaleValue gives them to the processes it marks.
+		if n.flags&fStale != 0 {
+			n.msgs = newMsgSet(0)
+		} else {
+			n.msgs = newMsgSet(n.value)
+		}
 	}
 	if err := d.Finish(); err != nil {
 		return nil, err

@@ -1,0 +1,74 @@
+package checker
+
+import (
+	"cmp"
+	"slices"
+)
+
+// The compact frontier of BFS (Codec models; see codec.go and queue.go).
+
+// levelLen is the number of states of the current level.
+func (x *search[S]) levelLen() int {
+	if x.q != nil {
+		return int(x.q.n)
+	}
+	return len(x.frontier)
+}
+
+// newQueue starts a level with the run's spill settings.
+func (x *search[S]) newQueue() *queue {
+	budget := x.opt.QueueMemory
+	if budget <= 0 {
+		budget = 256 << 20
+	}
+	return newQueue(budget, x.opt.SpillDir)
+}
+
+// noteQueue records the current level's size in the Result (compact
+// frontier): the largest level, its bytes, and the running totals behind
+// QueueBytesPerState.
+func (x *search[S]) noteQueue() {
+	q := x.q
+	if q == nil {
+		return
+	}
+	x.qStates += q.n
+	x.res.Queued = x.qStates
+	x.res.QueueBytes += q.enc
+	x.res.Spilled += q.spilled
+	if q.n > x.res.MaxQueue {
+		x.res.MaxQueue = q.n
+	}
+}
+
+// nextLevelCompact makes the winners of all shards, in key order, the next
+// level: their encodings are copied from the workers' arenas into a new
+// queue (spilling as it fills), their keys become the level's parent links.
+func (x *search[S]) nextLevelCompact() error {
+	var all []node[S]
+	for b := range x.wins {
+		all = append(all, x.wins[b]...)
+		clear(x.wins[b])
+		x.wins[b] = x.wins[b][:0]
+	}
+	slices.SortFunc(all, func(a, b node[S]) int { return cmp.Compare(a.key, b.key) })
+	q := x.newQueue()
+	links := make([]uint64, len(all))
+	for i, nd := range all {
+		links[i] = nd.key
+		if err := q.push(x.workers[nd.w].arena[nd.off : nd.off+int64(nd.n)]); err != nil {
+			q.close()
+			return err
+		}
+	}
+	for _, w := range x.workers {
+		if cap(w.arena) > 64<<20 {
+			w.arena = nil
+		} else {
+			w.arena = w.arena[:0]
+		}
+	}
+	x.q.close()
+	x.q, x.links = q, append(x.links, links)
+	return nil
+}

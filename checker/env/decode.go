@@ -1,0 +1,246 @@
+package env
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Codec holds the protocol's decoders, the inverses of the AppendBinary
+// encodings of its node states, messages and values, so that the Model can
+// decode a World from its canonical encoding (Model.Decode): BFS then keeps
+// its frontier as encodings (checker.Codec). Each decoder returns an error
+// wrapping core.ErrMalformed for bytes its type did not write, never a
+// panic. The zero Codec decodes nothing (Model.Decodes is false).
+type Codec struct {
+	// Node decodes the state of process p of n written by its
+	// AppendBinary.
+	Node func(b []byte, p core.Rank, n int) (core.Machine, error)
+	// Message decodes a message written by its AppendBinary.
+	Message func(b []byte) (core.Message, error)
+	// Value decodes a decided, returned or delivered value written by its
+	// AppendBinary (History records). Nil: the protocol's records carry no
+	// value.
+	Value func(b []byte) (core.Value, error)
+}
+
+// Decodes reports whether Config.Codec has the node and message decoders
+// that Decode needs.
+func (m *Model) Decodes() bool { return m.cfg.Codec.Node != nil && m.cfg.Codec.Message != nil }
+
+// schedIndex maps the concatenated encoded call schedules of every process
+// to the first schedule alternative that has them.
+type schedIndex struct {
+	once sync.Once
+	alt  map[string]int
+}
+
+func (m *Model) schedAlt(key []byte) (int, bool) {
+	m.sidx.once.Do(func() {
+		m.sidx.alt = make(map[string]int, len(m.schedEnc))
+		for k := len(m.schedEnc) - 1; k >= 0; k-- {
+			var b []byte
+			for _, e := range m.schedEnc[k] {
+				b = append(b, e...)
+			}
+			m.sidx.alt[string(b)] = k
+		}
+	})
+	k, ok := m.sidx.alt[string(key)]
+	return k, ok
+}
+
+// Decode reads a world written by Encode and returns it, an inverse of
+// Encode: Encode(Decode(Encode(w))) = Encode(w), and the decoded world
+// enables, applies and checks exactly as w does. What Encode leaves out is
+// not restored: the decoded world is at Depth 0, with no last step
+// (LastActor NoRank, no LastEffects); the schedule alternative is the first
+// whose calls are the encoded ones. Bytes that Encode could not have
+// written (for this model) give an error wrapping core.ErrMalformed; a
+// model without a Codec gives an error; it never panics. O(size of the
+// encoding) plus the protocol's decoders.
+func (m *Model) Decode(b []byte) (w *World, err error) {
+	if !m.Decodes() {
+		return nil, fmt.Errorf("env: %s has no Codec (Config.Codec)", m.name)
+	}
+	defer func() {
+		if r := recover(); r != nil { // a protocol decoder's bug, not ours
+			w, err = nil, fmt.Errorf("%w: env: decoder panicked: %v", core.ErrMalformed, r)
+		}
+	}()
+	N := m.cfg.N
+	d := core.NewDecoder(b)
+	if n := d.Uint(); d.Err() == nil && n != uint64(N) {
+		d.Fail("N = %d, want %d", n, N)
+	}
+	w = &World{m: m, actor: core.NoRank}
+	w.crashed = core.DecodeRankSet(d, N)
+	w.ncrash = w.crashed.Len()
+	w.crashed.Each(func(r core.Rank) {
+		if m.fail.Has(r) {
+			w.nfail++
+		}
+	})
+	if w.ncrash-w.nfail > m.cfg.Crashes {
+		d.Fail("%d crashes beyond the budget %d", w.ncrash-w.nfail, m.cfg.Crashes)
+	}
+	clock := d.Uint()
+	if clock > uint64(len(m.cfg.Wakeups)) {
+		d.Fail("clock %d beyond the %d wakeups", clock, len(m.cfg.Wakeups))
+	}
+	w.clock = int(clock)
+	procs := make([]*proc, N)
+	var sched []byte
+	var schedLen []int
+	for i := range procs {
+		p, s, err := m.decodeProc(d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
+		if err != nil {
+			return nil, err
+		}
+		procs[i] = p
+		sched = append(sched, s...)
+		schedLen = append(schedLen, len(s))
+	}
+	if err := d.Finish(); err != nil {
+		return nil, err
+	}
+	alt, ok := m.schedAlt(sched)
+	if !ok {
+		return nil, fmt.Errorf("%w: env: call schedules match no alternative", core.ErrMalformed)
+	}
+	w.alt = alt
+	edit := editSeq.Add(1) // owned by no Apply: shared, never edited in place
+	for i, p := range procs {
+		n := len(m.sched[alt][i])
+		if int(p.made) > n {
+			return nil, fmt.Errorf("%w: env: %v made %d calls of %d", core.ErrMalformed, core.Rank(i), p.made, n)
+		}
+		p.agg = m.weigh(p, w.crashed, n)
+		p.edit = edit
+		p.fp = m.procFP(p, alt, i)
+	}
+	w.root = build(procs, m.height)
+	return w, nil
+}
+
+// decodeProc reads what appendProc wrote for process r; it returns the proc
+// and the bytes of its encoded call schedule (aliasing b).
+func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool) (*proc, []byte, error) {
+	N, cd := m.cfg.N, m.cfg.Codec
+	p := &proc{live: !crashed}
+	nb := d.Bytes(d.Remaining())
+	if d.Err() != nil {
+		return nil, nil, d.Err()
+	}
+	node, err := cd.Node(nb, r, N)
+	if err != nil {
+		return nil, nil, fmt.Errorf("env: %v's state: %w", r, err)
+	}
+	if node == nil {
+		return nil, nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
+	}
+	p.node = node
+	k := d.Len(d.Remaining())
+	if crashed && k > 0 {
+		d.Fail("messages in flight to crashed %v", r)
+	}
+	p.inbox = make([]entry, 0, k)
+	for j := 0; j < k && d.Err() == nil; j++ {
+		e := entry{from: d.Rank(N)}
+		c := d.Uint()
+		if d.Err() == nil && (c == 0 || c > 1<<31-1) {
+			d.Fail("%d copies of a message", c)
+		}
+		e.n = int32(c)
+		e.key = d.String(d.Remaining())
+		if d.Err() != nil {
+			break
+		}
+		if j > 0 && !m.inboxOrdered(p.inbox[j-1], e) {
+			d.Fail("inbox of %v not in canonical order", r)
+			break
+		}
+		msg, err := cd.Message([]byte(e.key))
+		if err != nil {
+			return nil, nil, fmt.Errorf("env: a message to %v: %w", r, err)
+		}
+		e.msg = msg
+		p.inbox = append(p.inbox, e)
+	}
+	if k == 0 {
+		p.inbox = nil
+	}
+	p.detected = core.DecodeRankSet(d, N)
+	p.ndet = int32(p.detected.Len())
+	start := len(b) - d.Remaining()
+	nc := d.Len(d.Remaining())
+	for j := 0; j < nc && d.Err() == nil; j++ {
+		d.Bytes(d.Remaining())
+	}
+	sched := b[start : len(b)-d.Remaining()]
+	made := d.Uint()
+	if d.Err() == nil && made > uint64(nc) {
+		d.Fail("%v made %d calls of %d", r, made, nc)
+	}
+	p.made = int32(made)
+	p.awaiting = d.Bool()
+	nh := d.Len(d.Remaining())
+	for j := 0; j < nh && d.Err() == nil; j++ {
+		rec := Record{Kind: core.EffectKind(d.Byte())}
+		rec.Instance = d.Uint()
+		if d.Bool() {
+			vb := d.Bytes(d.Remaining())
+			if d.Err() != nil {
+				break
+			}
+			if cd.Value == nil {
+				return nil, nil, fmt.Errorf("%w: env: a value in %v's history and no Codec.Value", core.ErrMalformed, r)
+			}
+			v, err := cd.Value(vb)
+			if err != nil {
+				return nil, nil, fmt.Errorf("env: a value in %v's history: %w", r, err)
+			}
+			rec.Value = v
+		}
+		p.hist = append(p.hist, rec)
+	}
+	p.timers = decodeIDs(d)
+	if m.cfg.Timing == LockStepRounds {
+		p.next = decodeIDs(d)
+	}
+	if d.Err() != nil {
+		return nil, nil, d.Err()
+	}
+	return p, sched, nil
+}
+
+// inboxOrdered reports whether entry b may follow entry a in a canonical
+// inbox: by sender, then (Unordered) by encoding, distinct; under FIFO a
+// sender's queue keeps its order, with equal neighbours merged.
+func (m *Model) inboxOrdered(a, b entry) bool {
+	if a.from != b.from {
+		return a.from < b.from
+	}
+	if m.cfg.Network == FIFO {
+		return a.key != b.key
+	}
+	return a.key < b.key
+}
+
+// decodeIDs reads a count and that many timer ids, strictly ascending.
+func decodeIDs(d *core.Decoder) []uint64 {
+	n := d.Len(d.Remaining())
+	if n == 0 {
+		return nil
+	}
+	ids := make([]uint64, 0, n)
+	for j := 0; j < n && d.Err() == nil; j++ {
+		id := d.Uint()
+		if j > 0 && id <= ids[j-1] {
+			d.Fail("timer ids not strictly ascending")
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
