@@ -154,6 +154,9 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 		}
 		e.n = int32(c)
 		e.key = d.String(d.Remaining())
+		if m.cfg.Timing == BoundedDelay {
+			e.d = decodeDeadline(d, m.cfg.Delta)
+		}
 		if d.Err() != nil {
 			break
 		}
@@ -205,7 +208,7 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 		}
 		p.hist = append(p.hist, rec)
 	}
-	p.timers = decodeIDs(d)
+	p.timers, p.due = decodeTimers(d, m.cfg.Timing == BoundedDelay)
 	if m.cfg.Timing == LockStepRounds {
 		p.next = decodeIDs(d)
 	}
@@ -223,9 +226,16 @@ func (m *Model) inboxOrdered(a, b entry) bool {
 		return a.from < b.from
 	}
 	if m.cfg.Network == FIFO {
-		return a.key != b.key
+		// insertMsg merges a new copy only into an equal last entry (same
+		// bytes and, under BoundedDelay, same deadline).
+		return a.key != b.key || a.d != b.d
 	}
-	return a.key < b.key
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	// Equal bytes: distinct entries only under BoundedDelay, by ascending
+	// deadline offset (insertMsg's order).
+	return m.cfg.Timing == BoundedDelay && a.d < b.d
 }
 
 // decodeIDs reads a count and that many timer ids, strictly ascending.

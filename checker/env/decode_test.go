@@ -110,6 +110,15 @@ func codecConfigs() map[string]Config {
 	rd := tickerConfig(3, 2)
 	rd.Timing, rd.Crashes, rd.Codec = LockStepRounds, 1, tickerCodec(2)
 	out["ticker-rounds"] = rd
+	bd := tickerConfig(3, 2)
+	bd.Timing, bd.Delta, bd.Crashes, bd.Codec = BoundedDelay, 2, 1, tickerCodec(2)
+	out["ticker-bounded"] = bd
+	fb := flood
+	fb.Timing, fb.Delta = BoundedDelay, 3
+	out["flood-bounded"] = fb
+	fbf := fb
+	fbf.Network = FIFO
+	out["flood-bounded-fifo"] = fbf
 	return out
 }
 
@@ -119,7 +128,7 @@ func codecConfigs() map[string]Config {
 // the cached process fingerprints (compared through Model.Fingerprint).
 var worldCmp = []cmp.Option{
 	cmp.AllowUnexported(World{}, proc{}, tnode{}, entry{}, agg{}, toy{}, inst{}, ticker{}),
-	cmpopts.IgnoreFields(World{}, "m", "depth", "last", "actor", "effects"),
+	cmpopts.IgnoreFields(World{}, "m", "depth", "last", "actor", "effects", "now"),
 	cmpopts.IgnoreFields(proc{}, "edit", "fp"),
 	cmpopts.IgnoreFields(tnode{}, "edit"),
 	cmpopts.EquateEmpty(),
