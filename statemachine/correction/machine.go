@@ -23,9 +23,12 @@
 //   - EvTimer(TimerDelay) ends the wait of delayed correction.
 //
 // Only processes colored by dissemination (or the root) take part in
-// correction (§3.1: processes colored during correction send nothing). With
-// overlapped correction a process colored early by a correction message
-// still sends the tree messages to its children (§3.3) at once.
+// correction (§3.1: "Processes that become colored during correction do not
+// send any messages"). A process colored early by a correction message
+// (overlapped start) does what Config.Early says: by default (EarlyForwards,
+// §3.3 literally) it still sends the tree messages to its children, at once,
+// and never corrects; with EarlySilent (§3.1 taken strictly) it sends
+// nothing, ever, also when its tree message arrives later.
 //
 // Ring order: correction sends go to r-1, r+1, r-2, r+2, … (left first, as
 // in the proof of Lemma 2 and the example of §3.1).
@@ -109,6 +112,41 @@ func (s StartMode) String() string {
 	return "synchronized"
 }
 
+// EarlyRule says what a process whose first coloring message was a
+// correction message does (§3.1, §3.3).
+//
+// Ambiguity: §3.1 says "Processes that become colored during correction do
+// not send any messages", and §3.3, for overlapped correction, "After
+// receiving an early correction, a process still sends tree messages to its
+// children … processes receiving early correction do not participate in the
+// correction phase themselves". Both agree that such a process never sends
+// a correction message; they disagree on its tree messages. The default
+// follows §3.3, the sentence written for the case (and the authors'
+// simulator flogsim, whose tree phase sends to the children on any first
+// message); EarlySilent is §3.1 read strictly (issue 10 §1).
+type EarlyRule uint8
+
+const (
+	// EarlyForwards (§3.3): a process colored early by a correction
+	// message sends its tree messages at once (overlapped start only) and
+	// takes no part in correction.
+	EarlyForwards EarlyRule = iota
+	// EarlySilent (§3.1): a process colored by a correction message sends
+	// nothing, ever, also when its tree message arrives later.
+	EarlySilent
+)
+
+// String names the rule: "forwards" or "silent".
+func (e EarlyRule) String() string {
+	switch e {
+	case EarlyForwards:
+		return "forwards"
+	case EarlySilent:
+		return "silent"
+	}
+	return fmt.Sprintf("early(%d)", uint8(e))
+}
+
 // Config is shared, read-only, by all nodes of one broadcast.
 type Config struct {
 	// Topology is the dissemination tree (its P is the process count).
@@ -124,6 +162,9 @@ type Config struct {
 	// Gossip, when set, replaces the tree by Corrected Gossip dissemination
 	// (§3.1; gossip.go): the Topology then only gives P.
 	Gossip *GossipPlan
+	// Early says what a process colored by a correction message does
+	// (EarlyForwards or EarlySilent; see EarlyRule).
+	Early EarlyRule
 	// Mutant selects a deliberately broken variant (tests only).
 	Mutant mutant.Name
 	// Compact makes every step forget what can no longer influence the
@@ -154,6 +195,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Start > Overlapped {
 		return fmt.Errorf("correction: unknown start mode %d", c.Start)
+	}
+	if c.Early > EarlySilent {
+		return fmt.Errorf("correction: unknown early-correction rule %d", c.Early)
 	}
 	return c.validateGossip()
 }
@@ -586,14 +630,26 @@ func (n *Node) onCorrection(from core.Rank, m *Msg, out []core.Effect) []core.Ef
 	}
 	if n.via == Uncolored {
 		out = n.color(ViaCorrection, m.set, out)
-		if n.cfg.Start == Overlapped {
-			out = n.sendTree(out) // early correction: still disseminate
-		}
-		return out
+		return n.coloredByCorrection(out)
 	}
 	out = n.redeliver(out) // mutant hook (mutants.go)
 	if n.cfg.Correction == Delayed && m.dir == Right && n.flags&fParticipant != 0 {
 		out = append(out, core.Send(from, &n.msgs.left)) // stop the sender
+	}
+	return out
+}
+
+// coloredByCorrection is the §3.1/§3.3 rule for a process whose first
+// coloring message was a correction message: it never takes part in
+// correction; with an overlapped start and EarlyForwards it still sends the
+// tree messages to its children (§3.3), with EarlySilent nothing (§3.1).
+// Its tree message, if it arrives later, is a masked duplicate.
+func (n *Node) coloredByCorrection(out []core.Effect) []core.Effect {
+	if n.cfg.Mutant == MutantColoredSends {
+		return n.coloredSends(out) // mutant hook (mutants.go)
+	}
+	if n.cfg.Start == Overlapped && n.cfg.Early == EarlyForwards {
+		out = n.sendTree(out)
 	}
 	return out
 }

@@ -40,11 +40,30 @@ const (
 	// second message: finite, but one over the Termination bound
 	// |children| + 2(P-1).
 	MutantOpportunisticWraps mutant.Name = "opportunistic-wraps-ring"
+	// MutantColoredSends: a process colored by a correction message acts
+	// as one colored by the tree: it sends its tree messages (at once,
+	// whatever the start and Config.Early) and takes part in correction.
+	// Breaks §3.1/§3.3 (a process colored during correction sends no
+	// correction message; with EarlySilent, nothing).
+	MutantColoredSends mutant.Name = "correction-colored-sends"
 )
 
 // Mutants lists the package's mutants.
 var Mutants = []mutant.Name{MutantCheckedStopEarly, MutantKaryHeapOrder, MutantOpportunisticLeftOnly,
 	MutantUncoloredCorrects, MutantRelayStaleValue, MutantRedeliverOnCorrection, MutantOpportunisticWraps}
+
+// MutantColoredSends is not in Mutants yet: the registry's mutant table
+// (one row per listed mutant, with the property that catches it) gains its
+// row once models/correction registers correction-colored-silent, the only
+// property that catches it.
+
+// coloredSends is MutantColoredSends's hook on a process colored by a
+// correction message: a full participant, as if colored by the tree.
+func (n *Node) coloredSends(out []core.Effect) []core.Effect {
+	n.flags |= fParticipant // mutant
+	out = n.sendTree(out)
+	return n.afterTree(out)
+}
 
 // uncoloredJoins is MutantUncoloredCorrects's hook at the synchronized
 // start.
