@@ -1,0 +1,86 @@
+package correction
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/props"
+	sm "github.com/ftkernel/ftkernel/statemachine/correction"
+)
+
+// silentModel is the asynchronous model of a Corrected Tree broadcast as
+// registry/correction.go builds it (root 0 broadcasts 42 once, overlapped
+// start, no detector, the root survives), checking ColoredSilent(early)
+// and the §2.1 properties of props.Correction. P = 4, interleaved binomial
+// tree (0 → 1, 2; 1 → 3), opportunistic correction d = 1: the root's first
+// correction message (left, to 3) or second (right, to 1) may overtake a
+// tree message, so 1, which has a child, can be colored by correction.
+func silentModel(t *testing.T, early sm.EarlyRule, mut mutant.Name, faults int) *env.Model {
+	t.Helper()
+	top, err := sm.NewTopology(sm.Tree{Kind: sm.BinomialInterleaved}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &sm.Config{Topology: top, Correction: sm.Opportunistic, Distance: 1, Start: sm.Overlapped, Early: early, Mutant: mut, Compact: true}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	sched := make([][]core.Input, 4)
+	sched[0] = []core.Input{sm.Broadcast{Value: 42}}
+	m, err := env.New(env.Config{
+		Name: fmt.Sprintf("silent early=%v mutant=%q faults=%d", early, mut, faults), N: 4, Crashes: faults,
+		NewNode: func(r core.Rank, _ int) core.Machine {
+			n, err := sm.New(cfg, r)
+			if err != nil {
+				panic(err) // validated above
+			}
+			return n
+		},
+		Schedules: [][][]core.Input{sched}, Survivors: []core.Rank{0}, NoDetector: true,
+		Properties: append(props.Correction(), ColoredSilent(early)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// violated lists the violated properties of a complete breadth-first search
+// that continues after violations.
+func violated(t *testing.T, m *env.Model) (map[string]int, *checker.Result) {
+	t.Helper()
+	res := checker.BFS(m, checker.Options{ContinueAfterViolation: true})
+	if res.Err != nil || !res.Complete {
+		t.Fatalf("%s: err %v, complete %t (%s)", m.Name(), res.Err, res.Complete, res.Stop)
+	}
+	out := map[string]int{}
+	for _, v := range res.Violations {
+		out[v.Violation.Property] = len(v.Steps)
+	}
+	return out, res
+}
+
+// §3.1/§3.3: correction-colored-silent holds on both readings of the
+// early-correction rule and fails on MutantColoredSends (a process colored
+// by correction acts as if colored by the tree), and it is the only
+// property that notices: the §2.1 properties hold on the mutant.
+func TestColoredSilentCatchesColoredSends(t *testing.T) {
+	for _, early := range []sm.EarlyRule{sm.EarlySilent, sm.EarlyForwards} {
+		for _, faults := range []int{0, 1} {
+			ok, res := violated(t, silentModel(t, early, mutant.None, faults))
+			if len(ok) != 0 {
+				t.Fatalf("early=%v faults=%d: correct protocol violates %v", early, faults, ok)
+			}
+			bad, mres := violated(t, silentModel(t, early, sm.MutantColoredSends, faults))
+			steps, caught := bad[ColoredSilentName]
+			if !caught || len(bad) != 1 {
+				t.Fatalf("early=%v faults=%d: mutant violates %v, want only %s", early, faults, bad, ColoredSilentName)
+			}
+			t.Logf("early=%v faults=%d: correct %d states; mutant caught in %d steps (%d states)", early, faults, res.States, steps, mres.States)
+		}
+	}
+}
