@@ -173,7 +173,7 @@ func TestEncodingRoundTripAndMalformed(t *testing.T) {
 	n.Step(core.Receive(1, NewCorrectionMsg(300, Left)), nil)
 	for _, m := range []core.Machine{n, n.Clone()} {
 		b := enc(m)
-		d, err := DecodeNode(b, cfg)
+		d, err := DecodeNode(b, m.(*Node).Rank(), cfg)
 		if err != nil || !bytes.Equal(enc(d), b) {
 			t.Fatalf("node round trip: %v", err)
 		}
@@ -196,7 +196,7 @@ func TestEncodingRoundTripAndMalformed(t *testing.T) {
 		b := append([]byte(nil), good...)
 		b[rng.IntN(len(b))] = byte(rng.IntN(256))
 		b = b[:rng.IntN(len(b)+1)]
-		if d, err := DecodeNode(b, cfg); err == nil && !bytes.Equal(enc(d), b) {
+		if d, err := DecodeNode(b, 0, cfg); err == nil && !bytes.Equal(enc(d), b) {
 			t.Fatalf("accepted non-canonical %v", b)
 		}
 		if d, err := DecodeMessage(b); err == nil && !bytes.Equal(d.AppendBinary(nil), b) {

@@ -6,9 +6,9 @@ import (
 )
 
 // Mutant names (internal/mutant), deliberately broken variants for tests.
-// Each is one small change where machine.go tests Config.Mutant (tree.go
-// Tree.Mutant), through the hooks below or in place; with the name empty
-// none of them runs.
+// Each is one small change made by a hook below, called from the rule it
+// breaks (tree.go tests Tree.Mutant for MutantKaryHeapOrder); with the name
+// empty every hook is the identity, so each rule reads as the paper's.
 const (
 	// MutantCheckedStopEarly: checked correction stops a direction after
 	// the first correction message from that direction, whether or not it
@@ -91,4 +91,32 @@ func (n *Node) ringDist(next int32) int32 {
 		return (next-1)%(n.p()-1) + 1 // mutant
 	}
 	return next
+}
+
+// mutateLimits is the hook on the initial correction limits (init):
+// MutantOpportunisticWraps lets the right cursor run to P (ringDist wraps
+// it), MutantOpportunisticLeftOnly closes the right direction.
+func (n *Node) mutateLimits() {
+	P := n.p()
+	switch {
+	case n.cfg.Correction != Opportunistic && n.cfg.Correction != OptimizedOpportunistic:
+	case n.cfg.Mutant == MutantOpportunisticWraps && P > 1:
+		n.limR = min(int32(n.cfg.Distance), P) // mutant: P, not P-1
+	case n.cfg.Mutant == MutantOpportunisticLeftOnly:
+		n.limR = 0 // mutant
+	}
+}
+
+// stopEarly is MutantCheckedStopEarly's hook in the checked stop rule
+// (stopped): any message heard from a side stops it.
+func (n *Node) stopEarly() bool { return n.cfg.Mutant == MutantCheckedStopEarly }
+
+// relayed is the message set a process colored by cause v relays:
+// s itself, except under MutantRelayStaleValue, where a process colored by
+// a message relays the value it held before (none, 0).
+func (n *Node) relayed(v Via, s *msgSet) *msgSet {
+	if n.cfg.Mutant == MutantRelayStaleValue && v != ViaRoot {
+		return newMsgSet(0) // mutant: relays the value held before
+	}
+	return s
 }
