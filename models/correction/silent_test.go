@@ -12,16 +12,17 @@ import (
 	sm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
-// silentModel is the asynchronous model of a Corrected Tree broadcast as
+// silentModelP is the asynchronous model of a Corrected Tree broadcast as
 // registry/correction.go builds it (root 0 broadcasts 42 once, overlapped
 // start, no detector, the root survives), checking ColoredSilent(early)
-// and the §2.1 properties of props.Correction. P = 4, interleaved binomial
-// tree (0 → 1, 2; 1 → 3), opportunistic correction d = 1: the root's first
-// correction message (left, to 3) or second (right, to 1) may overtake a
-// tree message, so 1, which has a child, can be colored by correction.
-func silentModel(t *testing.T, early sm.EarlyRule, mut mutant.Name, faults int) *env.Model {
+// and the §2.1 properties of props.Correction, over P processes. With
+// P = 4, interleaved binomial tree (0 → 1, 2; 1 → 3), opportunistic
+// correction d = 1, the root's first correction message (left, to 3) or
+// second (right, to 1) may overtake a tree message, so 1, which has a
+// child, can be colored by correction; P = 2 is the smallest model.
+func silentModelP(t *testing.T, P int, early sm.EarlyRule, mut mutant.Name, faults int) *env.Model {
 	t.Helper()
-	top, err := sm.NewTopology(sm.Tree{Kind: sm.BinomialInterleaved}, 4)
+	top, err := sm.NewTopology(sm.Tree{Kind: sm.BinomialInterleaved}, P)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +30,10 @@ func silentModel(t *testing.T, early sm.EarlyRule, mut mutant.Name, faults int) 
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	sched := make([][]core.Input, 4)
+	sched := make([][]core.Input, P)
 	sched[0] = []core.Input{sm.Broadcast{Value: 42}}
 	m, err := env.New(env.Config{
-		Name: fmt.Sprintf("silent early=%v mutant=%q faults=%d", early, mut, faults), N: 4, Crashes: faults,
+		Name: fmt.Sprintf("silent early=%v mutant=%q faults=%d", early, mut, faults), N: P, Crashes: faults,
 		NewNode: func(r core.Rank, _ int) core.Machine {
 			n, err := sm.New(cfg, r)
 			if err != nil {
@@ -67,20 +68,25 @@ func violated(t *testing.T, m *env.Model) (map[string]int, *checker.Result) {
 // §3.1/§3.3: correction-colored-silent holds on both readings of the
 // early-correction rule and fails on MutantColoredSends (a process colored
 // by correction acts as if colored by the tree), and it is the only
-// property that notices: the §2.1 properties hold on the mutant.
+// property that notices: the §2.1 properties hold on the mutant. The
+// shortest counterexample is 4 steps at every size (P = 2: the root's
+// call, its send slot sending CORRECTION to 1 ahead of TREE, 1 colored and
+// arming a slot, 1 sending CORRECTION).
 func TestColoredSilentCatchesColoredSends(t *testing.T) {
-	for _, early := range []sm.EarlyRule{sm.EarlySilent, sm.EarlyForwards} {
-		for _, faults := range []int{0, 1} {
-			ok, res := violated(t, silentModel(t, early, mutant.None, faults))
-			if len(ok) != 0 {
-				t.Fatalf("early=%v faults=%d: correct protocol violates %v", early, faults, ok)
+	for _, P := range []int{2, 4} {
+		for _, early := range []sm.EarlyRule{sm.EarlySilent, sm.EarlyForwards} {
+			for _, faults := range []int{0, 1} {
+				ok, res := violated(t, silentModelP(t, P, early, mutant.None, faults))
+				if len(ok) != 0 {
+					t.Fatalf("P=%d early=%v faults=%d: correct protocol violates %v", P, early, faults, ok)
+				}
+				bad, mres := violated(t, silentModelP(t, P, early, sm.MutantColoredSends, faults))
+				steps, caught := bad[ColoredSilentName]
+				if !caught || len(bad) != 1 || steps != 4 {
+					t.Fatalf("P=%d early=%v faults=%d: mutant violates %v, want only %s in 4 steps", P, early, faults, bad, ColoredSilentName)
+				}
+				t.Logf("P=%d early=%v faults=%d: correct %d states; mutant caught in %d steps (%d states)", P, early, faults, res.States, steps, mres.States)
 			}
-			bad, mres := violated(t, silentModel(t, early, sm.MutantColoredSends, faults))
-			steps, caught := bad[ColoredSilentName]
-			if !caught || len(bad) != 1 {
-				t.Fatalf("early=%v faults=%d: mutant violates %v, want only %s", early, faults, bad, ColoredSilentName)
-			}
-			t.Logf("early=%v faults=%d: correct %d states; mutant caught in %d steps (%d states)", early, faults, res.States, steps, mres.States)
 		}
 	}
 }
