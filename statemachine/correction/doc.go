@@ -53,4 +53,11 @@
 //	encoding.go  the node's canonical encoding and its decoder
 //	compact.go   Config.Compact: forgetting what no later step reads
 //	mutants.go   the deliberately broken variants, as hooks
+//
+// Tests: example_test.go drives a small broadcast step by step;
+// testdata/*.txt are the paper's examples as scripts (scenario_test.go:
+// §3.1's checked example, §3.1's gap bound of opportunistic correction,
+// Figures 3–5, §3.3's optimized example, the early-correction rule);
+// encoding_test.go checks that DecodeNode inverts AppendBinary on every
+// state of random runs.
 package correction
