@@ -134,6 +134,17 @@ type Config struct {
 	// Early says what a process colored by a correction message does
 	// (EarlyForwards or EarlySilent; see EarlyRule).
 	Early EarlyRule
+	// CoverStop adds flogsim's second stop rule to checked correction: a
+	// participant also stops once the distances it has sent to on the left
+	// and on the right add up to P or more (see coverStopped). Default off:
+	// the paper's rule alone (§3.1).
+	CoverStop bool
+	// NoOverRoot keeps (optimized) opportunistic and checked correction
+	// from sending across the root: the ring is cut between P-1 and 0, a
+	// process sends left at most to rank 0 and right at most to rank P-1
+	// (flogsim's send_over_root=false; see cutAtRoot). Default off: the
+	// ring of §3.1 wraps around.
+	NoOverRoot bool
 	// Mutant selects a deliberately broken variant (tests only).
 	Mutant mutant.Name
 	// Compact makes every step forget what can no longer influence the
@@ -146,7 +157,9 @@ type Config struct {
 
 // Validate checks the configuration: a topology, a known correction with
 // its parameter (d ≥ 1 for the opportunistic ones, a delay ≥ 1 for
-// delayed), a known start mode and early rule, and a gossip plan that fits.
+// delayed), a known start mode and early rule, CoverStop only with checked
+// correction, NoOverRoot only with checked and (optimized) opportunistic
+// correction, and a gossip plan that fits.
 func (c *Config) Validate() error {
 	if c == nil || c.Topology == nil {
 		return fmt.Errorf("correction: config without topology")
@@ -169,6 +182,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Early > EarlySilent {
 		return fmt.Errorf("correction: unknown early-correction rule %d", c.Early)
+	}
+	if c.CoverStop && c.Correction != Checked {
+		return fmt.Errorf("correction: the cover stop rule is for checked correction, not %v", c.Correction)
+	}
+	if c.NoOverRoot && c.Correction != Checked && c.Correction != Opportunistic && c.Correction != OptimizedOpportunistic {
+		return fmt.Errorf("correction: not sending over the root is for checked and opportunistic correction, not %v", c.Correction)
 	}
 	return c.validateGossip()
 }

@@ -44,7 +44,10 @@
 //	             (§2.1), dissemination (§3.2), start (§3.3), the ring sends
 //	             (§3.1), the stop rules of checked (§3.1) and delayed
 //	             (§3.3) correction, the limits of optimized opportunistic
-//	             correction (§3.3), correction-colored processes (§3.1, §3.3)
+//	             correction (§3.3), correction-colored processes (§3.1,
+//	             §3.3); and, as options, two rules of the authors'
+//	             simulator flogsim: the cover stop and the cut ring
+//	             (Config.CoverStop, Config.NoOverRoot)
 //	tree.go      the trees of §3.2: interleaved k-ary (§3.2.1), binomial and
 //	             Lamé (§3.2.2, Eq. (1), (2)), LogP-optimal (§3.2.3), and the
 //	             in-order trees of Figures 3 and 4
@@ -57,7 +60,8 @@
 // Tests: example_test.go drives a small broadcast step by step;
 // testdata/*.txt are the paper's examples as scripts (scenario_test.go:
 // §3.1's checked example, §3.1's gap bound of opportunistic correction,
-// Figures 3–5, §3.3's optimized example, the early-correction rule);
+// Figures 3–5, §3.3's optimized example, the early-correction rule,
+// flogsim's two rules);
 // encoding_test.go checks that DecodeNode inverts AppendBinary on every
 // state of random runs.
 package correction

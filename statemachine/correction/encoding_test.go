@@ -113,6 +113,14 @@ func encodingConfigs(t *testing.T) []*Config {
 						}
 					}
 				}
+				// flogsim's rules (Config.CoverStop, Config.NoOverRoot).
+				switch c {
+				case Checked:
+					out = append(out, &Config{Topology: top, Correction: c, Start: s, CoverStop: true},
+						&Config{Topology: top, Correction: c, Start: s, CoverStop: true, NoOverRoot: true, Compact: true})
+				case Opportunistic, OptimizedOpportunistic:
+					out = append(out, &Config{Topology: top, Correction: c, Distance: 2, Start: s, NoOverRoot: true})
+				}
 			}
 		}
 	}

@@ -135,3 +135,24 @@ func TestEncodingRoundTripAndMalformed(t *testing.T) {
 		}
 	}
 }
+
+// flogsim's rules are options of the variants they belong to: the cover
+// stop of checked correction, the cut ring of checked and opportunistic
+// correction; elsewhere Validate refuses them.
+func TestFlogsimOptionsValidate(t *testing.T) {
+	top, err := NewTopology(Tree{Kind: BinomialInterleaved}, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []CorrectionKind{NoCorrection, Opportunistic, OptimizedOpportunistic, Checked, Delayed} {
+		for _, cover := range []bool{false, true} {
+			for _, cut := range []bool{false, true} {
+				cfg := &Config{Topology: top, Correction: c, Distance: 2, Delay: 3, CoverStop: cover, NoOverRoot: cut}
+				want := (!cover || c == Checked) && (!cut || c == Checked || c == Opportunistic || c == OptimizedOpportunistic)
+				if err := cfg.Validate(); (err == nil) != want {
+					t.Errorf("%v cover=%t no-over-root=%t: Validate() = %v, want ok=%t", c, cover, cut, err, want)
+				}
+			}
+		}
+	}
+}

@@ -98,7 +98,8 @@ func Nodes(cfg *Config) ([]core.Machine, error) {
 // the last distance is d (capped at P-1) for the opportunistic variants
 // (§3.1), P-1 for checked correction (it stops on messages, §3.1), and for
 // delayed correction 1 on the left and none on the right until the delay
-// has passed (§3.3).
+// has passed (§3.3); with Config.NoOverRoot no farther than the root
+// (cutAtRoot).
 func (n *Node) init(cfg *Config, r core.Rank) {
 	P := int32(cfg.Topology.P())
 	*n = Node{cfg: cfg, rank: r, turn: Left, nextL: 1, nextR: 1}
@@ -111,6 +112,7 @@ func (n *Node) init(cfg *Config, r core.Rank) {
 	case Delayed:
 		n.limL = min(1, P-1)
 	}
+	n.cutAtRoot()
 	n.mutateLimits() // mutant hook (mutants.go)
 }
 

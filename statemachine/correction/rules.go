@@ -98,6 +98,9 @@ func (n *Node) stopped(d Dir) bool {
 		if d == Right {
 			recv, next = n.recvR, n.nextR
 		}
+		if n.coverStopped() {
+			return true
+		}
 		if recv == 0 {
 			return false
 		}
@@ -106,6 +109,46 @@ func (n *Node) stopped(d Dir) bool {
 		return d == Right && n.recvR != 0
 	}
 	return false
+}
+
+// coverStopped is flogsim's extra stop rule of checked correction
+// (Config.CoverStop; TUD-OS/flogsim lib/phase/correction.cpp, "check if we
+// reached this node from opposite direction"): both directions stop once
+// the farthest distances sent to on the left and on the right add up to P
+// or more. The paper has no such rule (§3.1 stops a direction only on a
+// message from it).
+//
+// Ambiguity: §3.1 does not say what a participant that hears nothing does;
+// read literally it sends on each side up to distance P-1, 2(P-1) messages,
+// the second half to processes it has already sent to from the other side.
+// flogsim's rule ends that as soon as the two sides together have gone
+// round the ring; it cannot leave a process uncolored (every rank is at a
+// distance ≤ the left reach on the left or ≤ the right reach on the right
+// once they add up to P-1). Off by default: the paper's rule alone.
+func (n *Node) coverStopped() bool {
+	return n.cfg.CoverStop && (n.nextL-1)+(n.nextR-1) >= n.p()
+}
+
+// cutAtRoot is flogsim's send_over_root=false (Config.NoOverRoot;
+// TUD-OS/flogsim lib/phase/correction.cpp): a message to the left from rank
+// r would reach P-1 after rank 0, one to the right would reach 0 after
+// P-1, and flogsim then closes that direction and sends the other way. As
+// limits: the left direction ends at distance r (rank 0), the right one at
+// distance P-1-r (rank P-1); the root corrects only to the right and P-1
+// only to the left.
+//
+// Ambiguity: §3.1 corrects on a ring ("r-1, r+1, …" modulo P), and §3.3's
+// example of optimized correction counts distances across the root;
+// flogsim's stored registration (lib/phase/registered_collectives.cpp,
+// commit 0483824) cuts the ring for its overlapped variants and wraps for
+// its phased ones. Off by default: the ring.
+func (n *Node) cutAtRoot() {
+	if !n.cfg.NoOverRoot {
+		return
+	}
+	r, P := int32(n.rank), n.p()
+	n.limL = min(n.limL, r)
+	n.limR = min(n.limR, P-1-r)
 }
 
 // active reports whether direction d may still send: its next distance is

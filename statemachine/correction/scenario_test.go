@@ -29,7 +29,9 @@ import (
 //	                         new nodes over the tree: C is none,
 //	                         opportunistic, optimized, checked or delayed; S
 //	                         synchronized (default) or overlapped; E forwards
-//	                         (default) or silent
+//	                         (default) or silent; flags: cover (flogsim's
+//	                         cover stop rule, Config.CoverStop), no-over-root
+//	                         (flogsim's cut ring, Config.NoOverRoot)
 //	fail r…                  processes r… fail: what is sent to them is lost
 //	broadcast [v=n]          the root's Broadcast call (v = 7 by default)
 //	deliver from=q to=p tree|left|right [v=n]
@@ -180,6 +182,12 @@ func (s *scenario) config(td *datadriven.TestData) (string, error) {
 	}
 	cfg := &Config{Topology: s.top, Distance: intArg(td, "d", 0), Delay: uint64(intArg(td, "delay", 0))}
 	for _, a := range td.CmdArgs {
+		switch {
+		case len(a.Vals) == 0 && a.Key == "cover":
+			cfg.CoverStop = true
+		case len(a.Vals) == 0 && a.Key == "no-over-root":
+			cfg.NoOverRoot = true
+		}
 		if len(a.Vals) != 1 {
 			continue
 		}
@@ -218,7 +226,14 @@ func (s *scenario) config(td *datadriven.TestData) (string, error) {
 	for _, m := range ms {
 		s.nodes = append(s.nodes, m.(*Node))
 	}
-	return fmt.Sprintf("P=%d tree=%v correction=%v start=%v early=%v\n", s.top.P(), s.top.Tree(), cfg.Correction, cfg.Start, cfg.Early), nil
+	flogsim := ""
+	if cfg.CoverStop {
+		flogsim += " cover"
+	}
+	if cfg.NoOverRoot {
+		flogsim += " no-over-root"
+	}
+	return fmt.Sprintf("P=%d tree=%v correction=%v start=%v early=%v%s\n", s.top.P(), s.top.Tree(), cfg.Correction, cfg.Start, cfg.Early, flogsim), nil
 }
 
 func (s *scenario) deliver(td *datadriven.TestData, b *strings.Builder) (string, error) {
