@@ -103,7 +103,8 @@ func (n *Node) onCorrection(from core.Rank, m *Msg, out []core.Effect) []core.Ef
 	}
 	if n.via == Uncolored {
 		out = n.color(ViaCorrection, m.set, out)
-		return n.coloredByCorrection(out)
+		out = n.coloredByCorrection(out)
+		return n.replyAny(from, m.dir, out) // mutant hook (mutants.go)
 	}
 	out = n.redeliver(out) // mutant hook (mutants.go)
 	return n.stopReply(from, m.dir, out)

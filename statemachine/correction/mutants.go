@@ -46,6 +46,19 @@ const (
 	// Breaks §3.1/§3.3 (a process colored during correction sends no
 	// correction message; with EarlySilent, nothing).
 	MutantColoredSends mutant.Name = "correction-colored-sends"
+	// MutantOptimizedMirror: optimized opportunistic correction also
+	// applies §3.3's rule mirrored, to a message from the left (as the
+	// authors' simulator flogsim does): two participants less than d apart
+	// that hear from each other each count on the other for the same
+	// processes, which neither sends to (narrowOptimized). Breaks the
+	// guarantee that optimized correction colors all that opportunistic
+	// correction colors (models/correction CheckCovers).
+	MutantOptimizedMirror mutant.Name = "optimized-mirror"
+	// MutantDelayedReplyAny: in delayed correction a process colored by a
+	// correction message from the left sends the stop reply too (stopReply
+	// is a participant's), so a sender crossing a gap stops at the first
+	// process it colors. Breaks non-faulty liveness of delayed correction.
+	MutantDelayedReplyAny mutant.Name = "delayed-reply-by-anyone"
 )
 
 // Mutants lists the package's mutants.
@@ -55,7 +68,33 @@ var Mutants = []mutant.Name{MutantCheckedStopEarly, MutantKaryHeapOrder, MutantO
 // MutantColoredSends is not in Mutants yet: the registry's mutant table
 // (one row per listed mutant, with the property that catches it) gains its
 // row once models/correction registers correction-colored-silent, the only
-// property that catches it.
+// property that catches it. MutantOptimizedMirror is not in it either: it
+// shows only under LogP timing, where the simulation's relational check
+// catches it (models/correction TestGuaranteeChecksCatchMutants), not in
+// the exhaustive search's small worlds; MutantDelayedReplyAny likewise
+// (delayed correction is checked in LogP).
+
+// replyAny is MutantDelayedReplyAny's hook on a process colored by a
+// correction message (onCorrection): it answers a message from the left
+// as a participant would (stopReply).
+func (n *Node) replyAny(from core.Rank, dir Dir, out []core.Effect) []core.Effect {
+	if n.cfg.Mutant == MutantDelayedReplyAny && n.cfg.Correction == Delayed && dir == Right {
+		out = append(out, core.Send(from, &n.msgs.left)) // mutant
+	}
+	return out
+}
+
+// mirrorOptimized is MutantOptimizedMirror's hook on a message from the
+// left at distance δ < d (narrowOptimized): stop sending left, skip the
+// right distances to d - δ + 1.
+func (n *Node) mirrorOptimized(delta int32) {
+	if n.cfg.Mutant != MutantOptimizedMirror {
+		return
+	}
+	d := int32(n.cfg.Distance)
+	n.limL = min(n.limL, n.nextL-1) // mutant
+	n.nextR = max(n.nextR, d-delta+1)
+}
 
 // coloredSends is MutantColoredSends's hook on a process colored by a
 // correction message: a full participant, as if colored by the tree.

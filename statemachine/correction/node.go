@@ -125,6 +125,9 @@ func (n *Node) Via() Via { return n.via }
 // Colored reports whether the process has the broadcast value.
 func (n *Node) Colored() bool { return n.via != Uncolored }
 
+// Value is the broadcast value the process holds (0 while uncolored).
+func (n *Node) Value() Value { return n.value }
+
 // Participant reports whether the process takes part in correction.
 func (n *Node) Participant() bool { return n.flags&fParticipant != 0 }
 
