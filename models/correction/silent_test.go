@@ -8,14 +8,13 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/props"
 	sm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 // silentModelP is the asynchronous model of a Corrected Tree broadcast as
 // registry/correction.go builds it (root 0 broadcasts 42 once, overlapped
 // start, no detector, the root survives), checking ColoredSilent(early)
-// and the §2.1 properties of props.Correction, over P processes. With
+// and the §2.1 properties of Properties, over P processes. With
 // P = 4, interleaved binomial tree (0 → 1, 2; 1 → 3), opportunistic
 // correction d = 1, the root's first correction message (left, to 3) or
 // second (right, to 1) may overtake a tree message, so 1, which has a
@@ -41,8 +40,8 @@ func silentModelP(t *testing.T, P int, early sm.EarlyRule, mut mutant.Name, faul
 			}
 			return n
 		},
-		Schedules: [][][]core.Input{sched}, Survivors: []core.Rank{0}, NoDetector: true,
-		Properties: append(props.Correction(), ColoredSilent(early)),
+		Schedules: [][][]core.Input{sched}, Survivors: []core.Rank{0}, Detector: env.DetectorNone,
+		Properties: append(Properties(), ColoredSilent(early)),
 	})
 	if err != nil {
 		t.Fatal(err)
