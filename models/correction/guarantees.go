@@ -109,3 +109,13 @@ func abbreviate(xs []string) string {
 	}
 	return fmt.Sprintf("%s … (%d more)", strings.Join(xs[:10], " "), len(xs)-10)
 }
+
+// keepColoring copies what CheckCovers reads from r (a logp.Sim reuses its
+// slices in the next run).
+func keepColoring(r *logp.Result) *logp.Result {
+	c := *r
+	c.DeliveredAt = append([]int64(nil), r.DeliveredAt...)
+	c.SentPerProc = append([]int32(nil), r.SentPerProc...)
+	c.Log = nil
+	return &c
+}

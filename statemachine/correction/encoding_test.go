@@ -105,7 +105,7 @@ func encodingConfigs(t *testing.T) []*Config {
 			for _, s := range []StartMode{Synchronized, Overlapped} {
 				for _, e := range []EarlyRule{EarlyForwards, EarlySilent} {
 					for _, compact := range []bool{false, true} {
-						for _, mut := range append([]mutant.Name{mutant.None, MutantColoredSends, MutantOptimizedMirror, MutantDelayedReplyAny}, Mutants...) {
+						for _, mut := range append(append([]mutant.Name{mutant.None}, LogPMutants...), Mutants...) {
 							if mut == MutantKaryHeapOrder {
 								continue // a tree mutant: the node state is the same
 							}

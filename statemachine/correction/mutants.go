@@ -61,18 +61,17 @@ const (
 	MutantDelayedReplyAny mutant.Name = "delayed-reply-by-anyone"
 )
 
-// Mutants lists the package's mutants.
+// Mutants lists the package's mutants that exhaustive checking catches
+// (models/correction pins each to the property that does).
 var Mutants = []mutant.Name{MutantCheckedStopEarly, MutantKaryHeapOrder, MutantOpportunisticLeftOnly,
-	MutantUncoloredCorrects, MutantRelayStaleValue, MutantRedeliverOnCorrection, MutantOpportunisticWraps}
+	MutantUncoloredCorrects, MutantRelayStaleValue, MutantRedeliverOnCorrection, MutantOpportunisticWraps,
+	MutantColoredSends}
 
-// MutantColoredSends is not in Mutants yet: the registry's mutant table
-// (one row per listed mutant, with the property that catches it) gains its
-// row once models/correction registers correction-colored-silent, the only
-// property that catches it. MutantOptimizedMirror is not in it either: it
-// shows only under LogP timing, where the simulation's relational check
-// catches it (models/correction TestGuaranteeChecksCatchMutants), not in
-// the exhaustive search's small worlds; MutantDelayedReplyAny likewise
-// (delayed correction is checked in LogP).
+// LogPMutants show only under LogP timing, where `ftcheck simulate`'s
+// guarantee checks catch them (models/correction
+// TestGuaranteeChecksCatchMutants), not in the exhaustive search's small
+// worlds.
+var LogPMutants = []mutant.Name{MutantOptimizedMirror, MutantDelayedReplyAny}
 
 // replyAny is MutantDelayedReplyAny's hook on a process colored by a
 // correction message (onCorrection): it answers a message from the left
