@@ -44,6 +44,7 @@
 package logp
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"math"
@@ -202,7 +203,7 @@ type Sim struct {
 	now      int64
 	cur      *bucket
 	buckets  map[int64]*bucket
-	times    []int64 // min-heap of bucket times
+	times    timeHeap // bucket times
 	spare    []*bucket
 	hot      [8]*bucket // recently used buckets by time mod 8
 	res      Result
@@ -413,40 +414,25 @@ func (s *Sim) release(b *bucket) {
 	s.spare = append(s.spare, b)
 }
 
-func (s *Sim) pushTime(t int64) {
-	s.times = append(s.times, t)
-	i := len(s.times) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if s.times[p] <= s.times[i] {
-			break
-		}
-		s.times[p], s.times[i] = s.times[i], s.times[p]
-		i = p
-	}
+// timeHeap is the min-heap of bucket times (container/heap). A time is in
+// it at most once (one bucket per time), so the pop order is the order of
+// the times, whatever the heap's tie-breaking.
+type timeHeap []int64
+
+func (h timeHeap) Len() int           { return len(h) }
+func (h timeHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h timeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *timeHeap) Push(x any)        { *h = append(*h, x.(int64)) }
+func (h *timeHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
-func (s *Sim) popTime() int64 {
-	x := s.times[0]
-	n := len(s.times) - 1
-	s.times[0] = s.times[n]
-	s.times = s.times[:n]
-	i := 0
-	for {
-		l, m := 2*i+1, i
-		if l < n && s.times[l] < s.times[m] {
-			m = l
-		}
-		if l+1 < n && s.times[l+1] < s.times[m] {
-			m = l + 1
-		}
-		if m == i {
-			return x
-		}
-		s.times[i], s.times[m] = s.times[m], s.times[i]
-		i = m
-	}
-}
+func (s *Sim) pushTime(t int64) { heap.Push(&s.times, t) }
+
+func (s *Sim) popTime() int64 { return heap.Pop(&s.times).(int64) }
 
 func (s *Sim) alloc(from, to core.Rank, m core.Message) int32 {
 	if i := s.free; i >= 0 {

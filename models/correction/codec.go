@@ -11,7 +11,7 @@ import (
 // encodings (checker.Codec).
 func codec(cfg *corrsm.Config) env.Codec {
 	return env.Codec{
-		Node:    func(b []byte, _ core.Rank, _ int) (core.Machine, error) { return corrsm.DecodeNode(b, cfg) },
+		Node:    func(b []byte, p core.Rank, _ int) (core.Machine, error) { return corrsm.DecodeNode(b, p, cfg) },
 		Message: func(b []byte) (core.Message, error) { return corrsm.DecodeMessage(b) },
 		Value: func(b []byte) (core.Value, error) {
 			d := core.NewDecoder(b)

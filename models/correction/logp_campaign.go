@@ -22,6 +22,9 @@ type CorrSim struct {
 	Prio    logp.Prio
 	cfg     *corrsm.Config
 	syncAt  int64
+	// twin is the opportunistic correction of the same setting (no
+	// mutant), against which an optimized run is checked (CheckCovers).
+	twin *CorrSim
 }
 
 // NewCorrSim tabulates the tree and finds the synchronized start.
@@ -44,6 +47,13 @@ func NewCorrSim(p Params, L, o, g int64, overlap bool, prio logp.Prio) (*CorrSim
 		return nil, err
 	}
 	s := &CorrSim{Params: p, L: L, O: o, G: g, Overlap: overlap, Prio: prio, cfg: cfg}
+	if p.Correction == corrsm.OptimizedOpportunistic {
+		tp := p
+		tp.Correction, tp.Mutant = corrsm.Opportunistic, ""
+		if s.twin, err = NewCorrSim(tp, L, o, g, overlap, prio); err != nil {
+			return nil, err
+		}
+	}
 	if p.Gossip != nil {
 		s.syncAt = p.Gossip.Time
 	} else if p.Start == corrsm.Synchronized && p.Correction != corrsm.NoCorrection {
@@ -119,6 +129,61 @@ func (s *CorrSim) RunNumber(sim *logp.Sim, faults core.RankSet, run uint64) (*lo
 	return res, nodes, err
 }
 
+// Sims are one goroutine's simulators for s: its own, and its twin's
+// for optimized correction.
+type Sims struct{ sim, twin *logp.Sim }
+
+// NewSims returns the simulators RunChecked needs (one set per goroutine).
+func (s *CorrSim) NewSims(log bool) (*Sims, error) {
+	sim, err := s.NewSim(log)
+	if err != nil || s.twin == nil {
+		return &Sims{sim: sim}, err
+	}
+	twin, err := s.twin.NewSim(false)
+	return &Sims{sim: sim, twin: twin}, err
+}
+
+// RunViolation is a guarantee a run violated, with what reproduces it:
+// the run's number (its fault set and gossip partners are drawn from the
+// seed and this number) and its fault set.
+type RunViolation struct {
+	Run    int
+	Faults core.RankSet
+	Err    *GuaranteeError
+}
+
+// RunChecked simulates run number run with faults failed from the start
+// and checks its guarantees (CheckRun; for optimized correction also
+// CheckCovers against the opportunistic twin on the same faults and
+// partners). The violation is nil when they hold; error is a failure of
+// the simulation itself.
+func (s *CorrSim) RunChecked(sims *Sims, faults core.RankSet, run uint64) (*logp.Result, *RunViolation, error) {
+	var opp *logp.Result
+	if s.twin != nil {
+		r, _, err := s.twin.RunNumber(sims.twin, faults, run)
+		if err != nil {
+			return nil, nil, err
+		}
+		opp = keepColoring(r)
+	}
+	res, nodes, err := s.RunNumber(sims.sim, faults, run)
+	if err != nil {
+		return nil, nil, err
+	}
+	cerr := CheckRun(s.cfg, BcastValue, res, nodes, faults)
+	if cerr == nil && opp != nil {
+		cerr = CheckCovers(opp, res)
+	}
+	if cerr == nil {
+		return res, nil, nil
+	}
+	ge, ok := cerr.(*GuaranteeError)
+	if !ok {
+		return nil, nil, cerr
+	}
+	return res, &RunViolation{Run: int(run), Faults: faults, Err: ge}, nil
+}
+
 // RunFigures are the figures of one simulated broadcast (JSON keys).
 type RunFigures struct {
 	Coloring           int64 `json:"coloring"`
@@ -129,6 +194,8 @@ type RunFigures struct {
 	Uncolored          int   `json:"uncolored"`
 	GMax               int   `json:"g_max"`
 	Duplicates         int   `json:"duplicates"`
+	// Violation is the guarantee the run violated (RunChecked), or nil.
+	Violation *RunViolation `json:"-"`
 }
 
 func figuresOf(r *logp.Result) RunFigures {
@@ -137,7 +204,8 @@ func figuresOf(r *logp.Result) RunFigures {
 }
 
 // Campaign runs `runs` broadcasts of s with RandomFaults(P, rate, seed, i)
-// for run i (and, for gossip, run i's partner sequences), on all CPUs; the
+// for run i (and, for gossip, run i's partner sequences), on all CPUs, each
+// checked for its guarantees (RunChecked: RunFigures.Violation); the
 // result is indexed by run and does not depend on the number of workers.
 func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(done int)) ([]RunFigures, error) {
 	out := make([]RunFigures, runs)
@@ -150,7 +218,7 @@ func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(do
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sim, err := s.NewSim(false)
+			sims, err := s.NewSims(false)
 			for {
 				mu.Lock()
 				i := next
@@ -163,12 +231,13 @@ func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(do
 					return
 				}
 				mu.Unlock()
-				res, _, rerr := s.RunNumber(sim, logp.RandomFaults(s.Params.P, rate, seed, uint64(i)), uint64(i))
+				res, viol, rerr := s.RunChecked(sims, logp.RandomFaults(s.Params.P, rate, seed, uint64(i)), uint64(i))
 				mu.Lock()
 				if rerr != nil {
 					err = rerr
 				} else {
 					out[i] = figuresOf(res)
+					out[i].Violation = viol
 				}
 				done++
 				if progress != nil {

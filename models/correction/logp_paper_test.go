@@ -22,6 +22,7 @@ type setup struct {
 	nolap  bool
 	syncAt int64 // synchronized start; -1: after the fault-free dissemination
 	mut    mutant.Name
+	early  corrsm.EarlyRule
 	log    bool
 	cfg    *corrsm.Config // cached config, if set
 }
@@ -36,7 +37,7 @@ func (s setup) config(t testing.TB) *corrsm.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &corrsm.Config{Topology: top, Correction: s.corr, Distance: s.d, Start: s.start, Delay: 4, Mutant: s.mut}
+	return &corrsm.Config{Topology: top, Correction: s.corr, Distance: s.d, Start: s.start, Delay: 4, Mutant: s.mut, Early: s.early}
 }
 
 func (s setup) options(syncAt int64) logp.Options {

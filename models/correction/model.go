@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -35,7 +36,13 @@ type Params struct {
 	Distance   int
 	Start      corrsm.StartMode
 	Delay      uint64
-	Mutant     mutant.Name
+	// Early is what a process colored by a correction message does
+	// (corrsm.EarlyForwards, the default, or corrsm.EarlySilent).
+	Early corrsm.EarlyRule
+	// CoverStop and NoOverRoot are flogsim's rules (corrsm.Config;
+	// docs/correction-flogsim.md), off by default.
+	CoverStop, NoOverRoot bool
+	Mutant                mutant.Name
 	// Faults is the env crash budget: up to Faults non-root processes fail,
 	// at any step (before or during the broadcast).
 	Faults int
@@ -94,6 +101,22 @@ func GossipPartners(P, rounds int, seed, run uint64) (*corrsm.GossipPlan, error)
 // adds a tunable offset); §4.1 tunes T per P for the lowest latency.
 func DefaultGossipTime(P int) int64 { return int64(math.Ceil(2 * math.Log2(float64(P)))) }
 
+// ruleNames names the non-default rules for model names: " early=silent",
+// " cover-stop", " no-over-root".
+func (p Params) ruleNames() string {
+	var b strings.Builder
+	if p.Early != corrsm.EarlyForwards {
+		b.WriteString(" early=" + p.Early.String())
+	}
+	if p.CoverStop {
+		b.WriteString(" cover-stop")
+	}
+	if p.NoOverRoot {
+		b.WriteString(" no-over-root")
+	}
+	return b.String()
+}
+
 // dissemination names the dissemination for model names.
 func (p Params) dissemination() string {
 	if g := p.Gossip; g != nil {
@@ -108,6 +131,8 @@ func (p Params) dissemination() string {
 // correctionFlags binds the flags shared by check and simulate.
 type correctionFlags struct {
 	tree, corr, start, mut string
+	early                  string
+	cover, noOverRoot      bool
 	k, d, p, L, o          int
 	delay                  uint64
 	gRounds                int
@@ -126,6 +151,9 @@ func bindCorrection(fs *flag.FlagSet, P int) *correctionFlags {
 	fs.IntVar(&f.L, "L", 2, "LogP latency L (the optimal tree is built for it)")
 	fs.IntVar(&f.o, "o", 1, "LogP overhead o (the optimal tree is built for it)")
 	fs.Uint64Var(&f.delay, "delay", 4, "wait of delayed correction")
+	fs.StringVar(&f.early, "early", "forwards", "a process colored by a correction message: forwards (still sends its tree messages when correction overlaps, §3.3) or silent (sends nothing, §3.1 read strictly)")
+	fs.BoolVar(&f.cover, "cover-stop", false, "checked correction also stops once the left and right distances sent to add up to P (flogsim's rule; docs/correction-flogsim.md)")
+	fs.BoolVar(&f.noOverRoot, "no-over-root", false, "checked and opportunistic correction never send across the root: the ring is cut between P-1 and 0 (flogsim's send_over_root=false)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	fs.IntVar(&f.gRounds, "gossip-rounds", 0, "with --tree gossip: gossip messages per process, the length of its random partner sequence (0: 1 for check, ⌈T/o⌉ for simulate)")
 	fs.Int64Var(&f.gTime, "gossip-time", 0, "with --tree gossip, simulate only: LogP time T at which gossip ends and synchronized correction starts (0: ⌈2·log2 P⌉)")
@@ -141,6 +169,16 @@ func ParseTreeKind(s string) (corrsm.TreeKind, error) {
 		}
 	}
 	return 0, fmt.Errorf("--tree %q: want binomial, binomial-inorder, kary, kary-inorder, lame or optimal", s)
+}
+
+// ParseEarlyRule reads an --early name: forwards or silent.
+func ParseEarlyRule(s string) (corrsm.EarlyRule, error) {
+	for _, e := range []corrsm.EarlyRule{corrsm.EarlyForwards, corrsm.EarlySilent} {
+		if e.String() == s {
+			return e, nil
+		}
+	}
+	return 0, fmt.Errorf("--early %q: want forwards or silent", s)
 }
 
 // ParseCorrectionKind reads a --correction name.
@@ -161,8 +199,11 @@ func ParseCorrectionKind(s string) (corrsm.CorrectionKind, error) {
 }
 
 func (f *correctionFlags) params() (Params, error) {
-	p := Params{P: f.p, Distance: f.d, Delay: f.delay, Mutant: mutant.Name(f.mut)}
+	p := Params{P: f.p, Distance: f.d, Delay: f.delay, Mutant: mutant.Name(f.mut), CoverStop: f.cover, NoOverRoot: f.noOverRoot}
 	var err error
+	if p.Early, err = ParseEarlyRule(f.early); err != nil {
+		return p, err
+	}
 	if f.tree == "gossip" {
 		// The topology only gives P (corrsm.Config.Gossip).
 		p.Tree = corrsm.Tree{Kind: corrsm.BinomialInterleaved}
@@ -202,7 +243,7 @@ func (f *correctionFlags) params() (Params, error) {
 	}
 	if p.Mutant != mutant.None {
 		ok := false
-		for _, m := range corrsm.Mutants {
+		for _, m := range append(slices.Clone(corrsm.Mutants), corrsm.LogPMutants...) {
 			ok = ok || m == p.Mutant
 		}
 		if !ok {
@@ -218,7 +259,7 @@ func (f *correctionFlags) params() (Params, error) {
 // own lists the model flags, for traces.
 func (f *correctionFlags) own(extra ...string) map[string]string {
 	out := map[string]string{}
-	for _, name := range append([]string{"tree", "k", "correction", "d", "start", "P", "L", "o", "delay", "mutant", "gossip-rounds", "gossip-time"}, extra...) {
+	for _, name := range append([]string{"tree", "k", "correction", "d", "start", "P", "L", "o", "delay", "early", "cover-stop", "no-over-root", "mutant", "gossip-rounds", "gossip-time"}, extra...) {
 		out[name] = f.fs.Lookup(name).Value.String()
 	}
 	return out
@@ -232,7 +273,8 @@ func (p Params) Config() (*corrsm.Config, error) {
 		return nil, err
 	}
 	cfg := &corrsm.Config{Topology: top, Correction: p.Correction, Distance: p.Distance,
-		Start: p.Start, Delay: p.Delay, Mutant: p.Mutant, Compact: p.Compact}
+		Start: p.Start, Delay: p.Delay, Early: p.Early, CoverStop: p.CoverStop, NoOverRoot: p.NoOverRoot,
+		Mutant: p.Mutant, Compact: p.Compact}
 	if p.Gossip != nil {
 		if cfg.Gossip, err = GossipPartners(p.P, p.Gossip.Rounds, p.Gossip.Seed, 0); err != nil {
 			return nil, err
@@ -261,6 +303,9 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 				g.Rounds = 1
 			}
 			g.Seed = *seed
+		}
+		if slices.Contains(corrsm.LogPMutants, p.Mutant) {
+			return nil, fmt.Errorf("--mutant %s shows only under LogP timing: use ftcheck simulate correction", p.Mutant)
 		}
 		p.Faults, p.FaultsBeforeCorrection, p.Compact = *faults, *before, true
 		if *lose {
@@ -307,6 +352,7 @@ func NewModel(p Params) (*env.Model, error) {
 	case corrsm.Delayed:
 		fmt.Fprintf(&b, " delay=%d", p.Delay)
 	}
+	b.WriteString(p.ruleNames())
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
@@ -331,7 +377,7 @@ func NewModel(p Params) (*env.Model, error) {
 		CrashBeforeWakeup: p.FaultsBeforeCorrection,
 		Timing:            p.Timing,
 		Loss:              p.Loss,
-		Properties:        Properties(),
+		Properties:        append(Properties(), ColoredSilent(p.Early)),
 		Codec:             codec(cfg),
 	}
 	if syncStart {

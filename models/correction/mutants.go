@@ -16,9 +16,10 @@ func correctionMutants() []registry.MutantInfo {
 		corrsm.MutantRelayStaleValue:       "a process relays the value it held before being colored",
 		corrsm.MutantRedeliverOnCorrection: "only tree messages are masked: redelivers on correction messages",
 		corrsm.MutantOpportunisticWraps:    "opportunistic right-hand distance capped at P, not P−1 (wraps to the neighbour)",
+		corrsm.MutantColoredSends:          "a process colored by a correction message sends its tree messages and corrects, as if colored by the tree",
 	}
 	out := make([]registry.MutantInfo, 0, len(corrsm.Mutants))
-	for _, m := range corrsm.Mutants {
+	for _, m := range corrsm.Mutants { // not LogPMutants: --mutants runs the exhaustive search
 		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
 	}
 	return out

@@ -53,6 +53,7 @@ var correctionMutantBounds = []struct {
 	{corrsm.MutantOpportunisticLeftOnly, strings.Fields("--P 5 --correction opportunistic --d 1 --faults 2 --faults-before-correction"), false, 0, "non-faulty-liveness", 10},
 	{corrsm.MutantKaryHeapOrder, strings.Fields("--P 7 --tree kary --k 3 --correction opportunistic --d 1 --faults 1 --faults-before-correction --timing rounds"), false, 0, "non-faulty-liveness", 23},
 	{corrsm.MutantCheckedStopEarly, strings.Fields("--P 4 --correction checked --faults 2"), true, 16, "non-faulty-liveness", 16},
+	{corrsm.MutantColoredSends, strings.Fields("--P 2 --correction opportunistic --d 1 --faults 0 --start overlapped"), false, 0, ColoredSilentName, 4},
 }
 
 // correctionRunner builds the model of args (ftcheck check correction

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
-
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/registry"
@@ -60,8 +58,11 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 		}
 		p = cs.Params
 		t0 := time.Now()
-		model := fmt.Sprintf("correction %s correction=%v start=%v d=%d P=%d L=%d o=%d g=%d overlap=%t prio=%s",
-			p.dissemination(), p.Correction, p.Start, p.Distance, p.P, L, o, *g, *overlap, *prio)
+		model := fmt.Sprintf("correction %s correction=%v start=%v%s d=%d P=%d L=%d o=%d g=%d overlap=%t prio=%s",
+			p.dissemination(), p.Correction, p.Start, p.ruleNames(), p.Distance, p.P, L, o, *g, *overlap, *prio)
+		if p.Mutant != "" {
+			model += " mutant=" + string(p.Mutant)
+		}
 		rep := &registry.SimReport{Model: model, Seed: *seed, Violations: []registry.ViolationRef{}, Figures: map[string]any{}}
 		if *rate > 0 || *runs > 1 {
 			if *faults != "" || *svg != "" {
@@ -89,7 +90,6 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 				}
 			}
 			rep.Figures["runs"], rep.Figures["fault_rate"], rep.Figures["runs_with_uncolored"] = *runs, *rate, incomplete
-			rep.Violations = simViolations(p, figs)
 			var b strings.Builder
 			fmt.Fprintf(&b, "%s\n%d runs at %.4g%% failed; runs leaving processes uncolored: %d\n", model, *runs, 100**rate, incomplete)
 			fmt.Fprintf(&b, "  %-20s %10s %8s %8s %8s\n", "figure", "mean", "p99", "p99.9", "max")
@@ -97,28 +97,32 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 				d := dists[k]
 				fmt.Fprintf(&b, "  %-20s %10.2f %8g %8g %8g\n", k, d.Mean, d.P99, d.P999, d.Max)
 			}
+			rep.Violations = simViolations(figs, *seed, &b)
 			rep.Text = b.String()
 		} else {
 			set, err := parseFaultSet(*faults, p.P)
 			if err != nil {
 				return nil, err
 			}
-			sim, err := cs.NewSim(*svg != "")
+			sims, err := cs.NewSims(*svg != "")
 			if err != nil {
 				return nil, err
 			}
-			res, _, err := cs.Run(sim, set)
+			res, viol, err := cs.RunChecked(sims, set, 0)
 			if err != nil {
 				return nil, err
 			}
 			rf := figuresOf(res)
+			rf.Violation = viol
 			rep.Mode = "single"
 			rep.Figures = map[string]any{"coloring": rf.Coloring, "quiescence": rf.Quiescence, "correction_latency": rf.CorrectionLatency,
 				"messages": rf.Messages, "correction_messages": rf.CorrectionMessages, "uncolored": rf.Uncolored, "g_max": rf.GMax,
 				"duplicates": rf.Duplicates, "failed": set.Len(), "sync_start": cs.SyncAt()}
-			rep.Violations = simViolations(p, []RunFigures{rf})
-			rep.Text = fmt.Sprintf("%s\nfailed %v: coloring %d, quiescence %d, correction latency %d, messages %d (correction %d), uncolored %d, g_max %d\n",
+			var b strings.Builder
+			fmt.Fprintf(&b, "%s\nfailed %v: coloring %d, quiescence %d, correction latency %d, messages %d (correction %d), uncolored %d, g_max %d\n",
 				model, set, rf.Coloring, rf.Quiescence, rf.CorrectionLatency, rf.Messages, rf.CorrectionMessages, rf.Uncolored, rf.GMax)
+			rep.Violations = simViolations([]RunFigures{rf}, *seed, &b)
+			rep.Text = b.String()
 			if *svg != "" {
 				if err := os.WriteFile(*svg, TimelineSVG(res, set, model, L), 0o644); err != nil {
 					return nil, err
@@ -131,21 +135,30 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 	}
 }
 
-// simViolations: duplicates always; uncolored processes only for checked
-// correction, whose guarantee covers any failures before correction (in
-// the simulator processes fail from the start). Opportunistic correction's
-// uncolored processes are a figure, not a violation.
-func simViolations(p Params, figs []RunFigures) []registry.ViolationRef {
-	out := []registry.ViolationRef{}
-	for i, x := range figs {
-		if x.Duplicates > 0 {
-			return append(out, registry.ViolationRef{Property: "no-duplicates", Steps: i})
-		}
-		if x.Uncolored > 0 && p.Correction == corrsm.Checked {
-			return append(out, registry.ViolationRef{Property: "non-faulty-liveness", Steps: i})
+// simViolations reports the first run of figs that violated a guarantee
+// (RunChecked: integrity, no duplicates and the message bound for every
+// variant, every live process colored for checked and delayed correction,
+// optimized covering opportunistic), as a ViolationRef whose Steps is the
+// run's number, and writes a line with the seed and the fault set that
+// reproduce it to b. Opportunistic correction's uncolored processes are a
+// figure, not a violation.
+func simViolations(figs []RunFigures, seed uint64, b *strings.Builder) []registry.ViolationRef {
+	n := 0
+	var first *RunViolation
+	for _, x := range figs {
+		if x.Violation != nil {
+			n++
+			if first == nil {
+				first = x.Violation
+			}
 		}
 	}
-	return out
+	if first == nil {
+		return []registry.ViolationRef{}
+	}
+	fmt.Fprintf(b, "VIOLATION of %s in %d of %d runs; first: run %d (seed %d, failed %v): %s\n",
+		first.Err.Property, n, len(figs), first.Run, seed, first.Faults, first.Err.Detail)
+	return []registry.ViolationRef{{Property: first.Err.Property, Steps: first.Run}}
 }
 
 // parseFaultSet reads "1,5,9" or "16-31"; rank 0 (the root) is refused.

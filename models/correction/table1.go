@@ -117,7 +117,7 @@ func paperCampaign(base Params, L, o, g int64, overlap bool, prio logp.Prio, run
 						unc++
 					}
 				}
-				rep.Violations = append(rep.Violations, simViolations(p, figs)...)
+				rep.Violations = append(rep.Violations, simViolations(figs, seed, &b)...)
 			}
 			row := Table1Row{RatePct: rate, Runs: len(gm), GMax: NewDist(gm), LSCC: NewDist(ls), Paper: Table1Paper[rate], Uncolored: unc, FaultFreeL: ff}
 			rows = append(rows, row)
@@ -154,10 +154,8 @@ func paperCampaign(base Params, L, o, g int64, overlap bool, prio logp.Prio, run
 						row.UncoloredTotal += x.Uncolored
 						row.MaxUncoloredOnce = max(row.MaxUncoloredOnce, x.Uncolored)
 					}
-					if x.Duplicates > 0 {
-						rep.Violations = append(rep.Violations, registry.ViolationRef{Property: "no-duplicates"})
-					}
 				}
+				rep.Violations = append(rep.Violations, simViolations(figs, seed, &b)...)
 			}
 			rows = append(rows, row)
 			fmt.Fprintf(&b, "  %6.2f %8d %20d %16d %12d\n", rate, row.Runs, row.RunsWithUncolor, row.UncoloredTotal, row.MaxUncoloredOnce)
@@ -183,7 +181,7 @@ func paperCampaign(base Params, L, o, g int64, overlap bool, prio logp.Prio, run
 				} else {
 					row.InOrder = d
 				}
-				rep.Violations = append(rep.Violations, simViolations(p, figs)...)
+				rep.Violations = append(rep.Violations, simViolations(figs, seed, &b)...)
 			}
 			rows = append(rows, row)
 			fmt.Fprintf(&b, "  %6.2f %7d | %8.2f %8g %8g | %8.2f %8g %8g\n", rate, row.Faults,

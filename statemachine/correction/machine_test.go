@@ -94,75 +94,6 @@ func TestSection21DeliverExactlyOnce(t *testing.T) {
 	}
 }
 
-// §3.1 checked correction, the example: 23 hears first from 19 and 28 and
-// sends to 22, 24, 21, 25, 20, 26, 19, 27, 28.
-func TestSection31CheckedExample23(t *testing.T) {
-	top, _ := NewTopology(Tree{Kind: BinomialInterleaved}, 64)
-	n, _ := New(&Config{Topology: top, Correction: Checked}, 23)
-	var sent []core.Rank
-	step := func(ev core.Event) {
-		out, err := n.Step(ev, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range out {
-			if e.Kind == core.EffSend && e.Msg.Kind() == KindCorrection {
-				sent = append(sent, e.To)
-			}
-		}
-	}
-	step(core.Receive(7, NewTreeMsg(1)))
-	step(core.Timer(TimerStart))
-	step(core.Receive(19, NewCorrectionMsg(1, Right)))
-	step(core.Receive(28, NewCorrectionMsg(1, Left)))
-	for i := 0; i < 20 && n.flags&fSlotArmed != 0; i++ {
-		step(core.Timer(TimerSendSlot))
-	}
-	want := []core.Rank{22, 24, 21, 25, 20, 26, 19, 27, 28}
-	if len(sent) != len(want) {
-		t.Fatalf("sent %v, want %v", sent, want)
-	}
-	for i := range want {
-		if sent[i] != want[i] {
-			t.Fatalf("sent %v, want %v", sent, want)
-		}
-	}
-}
-
-// §3.3 optimized opportunistic, the example: d = 8, 19 hears from 23 and
-// sends only to 14 … 11.
-func TestSection33OptimizedOpportunisticExample(t *testing.T) {
-	top, _ := NewTopology(Tree{Kind: BinomialInterleaved}, 64)
-	n, _ := New(&Config{Topology: top, Correction: OptimizedOpportunistic, Distance: 8}, 19)
-	var sent []core.Rank
-	step := func(ev core.Event) {
-		out, err := n.Step(ev, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range out {
-			if e.Kind == core.EffSend && e.Msg.Kind() == KindCorrection {
-				sent = append(sent, e.To)
-			}
-		}
-	}
-	step(core.Receive(3, NewTreeMsg(1)))
-	step(core.Receive(23, NewCorrectionMsg(1, Left)))
-	step(core.Timer(TimerStart))
-	for i := 0; i < 20 && n.flags&fSlotArmed != 0; i++ {
-		step(core.Timer(TimerSendSlot))
-	}
-	want := []core.Rank{14, 13, 12, 11}
-	if len(sent) != len(want) {
-		t.Fatalf("sent %v, want %v", sent, want)
-	}
-	for i := range want {
-		if sent[i] != want[i] {
-			t.Fatalf("sent %v, want %v", sent, want)
-		}
-	}
-}
-
 // Canonical encoding: states and messages round-trip; decoders reject
 // malformed bytes with core.ErrMalformed and never panic.
 func TestEncodingRoundTripAndMalformed(t *testing.T) {
@@ -173,7 +104,7 @@ func TestEncodingRoundTripAndMalformed(t *testing.T) {
 	n.Step(core.Receive(1, NewCorrectionMsg(300, Left)), nil)
 	for _, m := range []core.Machine{n, n.Clone()} {
 		b := enc(m)
-		d, err := DecodeNode(b, cfg)
+		d, err := DecodeNode(b, m.(*Node).Rank(), cfg)
 		if err != nil || !bytes.Equal(enc(d), b) {
 			t.Fatalf("node round trip: %v", err)
 		}
@@ -196,11 +127,32 @@ func TestEncodingRoundTripAndMalformed(t *testing.T) {
 		b := append([]byte(nil), good...)
 		b[rng.IntN(len(b))] = byte(rng.IntN(256))
 		b = b[:rng.IntN(len(b)+1)]
-		if d, err := DecodeNode(b, cfg); err == nil && !bytes.Equal(enc(d), b) {
+		if d, err := DecodeNode(b, 0, cfg); err == nil && !bytes.Equal(enc(d), b) {
 			t.Fatalf("accepted non-canonical %v", b)
 		}
 		if d, err := DecodeMessage(b); err == nil && !bytes.Equal(d.AppendBinary(nil), b) {
 			t.Fatalf("accepted non-canonical message %v", b)
+		}
+	}
+}
+
+// flogsim's rules are options of the variants they belong to: the cover
+// stop of checked correction, the cut ring of checked and opportunistic
+// correction; elsewhere Validate refuses them.
+func TestFlogsimOptionsValidate(t *testing.T) {
+	top, err := NewTopology(Tree{Kind: BinomialInterleaved}, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []CorrectionKind{NoCorrection, Opportunistic, OptimizedOpportunistic, Checked, Delayed} {
+		for _, cover := range []bool{false, true} {
+			for _, cut := range []bool{false, true} {
+				cfg := &Config{Topology: top, Correction: c, Distance: 2, Delay: 3, CoverStop: cover, NoOverRoot: cut}
+				want := (!cover || c == Checked) && (!cut || c == Checked || c == Opportunistic || c == OptimizedOpportunistic)
+				if err := cfg.Validate(); (err == nil) != want {
+					t.Errorf("%v cover=%t no-over-root=%t: Validate() = %v, want ok=%t", c, cover, cut, err, want)
+				}
+			}
 		}
 	}
 }

@@ -6,9 +6,9 @@ import (
 )
 
 // Mutant names (internal/mutant), deliberately broken variants for tests.
-// Each is one small change where machine.go tests Config.Mutant (tree.go
-// Tree.Mutant), through the hooks below or in place; with the name empty
-// none of them runs.
+// Each is one small change made by a hook below, called from the rule it
+// breaks (tree.go tests Tree.Mutant for MutantKaryHeapOrder); with the name
+// empty every hook is the identity, so each rule reads as the paper's.
 const (
 	// MutantCheckedStopEarly: checked correction stops a direction after
 	// the first correction message from that direction, whether or not it
@@ -40,11 +40,68 @@ const (
 	// second message: finite, but one over the Termination bound
 	// |children| + 2(P-1).
 	MutantOpportunisticWraps mutant.Name = "opportunistic-wraps-ring"
+	// MutantColoredSends: a process colored by a correction message acts
+	// as one colored by the tree: it sends its tree messages (at once,
+	// whatever the start and Config.Early) and takes part in correction.
+	// Breaks §3.1/§3.3 (a process colored during correction sends no
+	// correction message; with EarlySilent, nothing).
+	MutantColoredSends mutant.Name = "correction-colored-sends"
+	// MutantOptimizedMirror: optimized opportunistic correction also
+	// applies §3.3's rule mirrored, to a message from the left (as the
+	// authors' simulator flogsim does): two participants less than d apart
+	// that hear from each other each count on the other for the same
+	// processes, which neither sends to (narrowOptimized). Breaks the
+	// guarantee that optimized correction colors all that opportunistic
+	// correction colors (models/correction CheckCovers).
+	MutantOptimizedMirror mutant.Name = "optimized-mirror"
+	// MutantDelayedReplyAny: in delayed correction a process colored by a
+	// correction message from the left sends the stop reply too (stopReply
+	// is a participant's), so a sender crossing a gap stops at the first
+	// process it colors. Breaks non-faulty liveness of delayed correction.
+	MutantDelayedReplyAny mutant.Name = "delayed-reply-by-anyone"
 )
 
-// Mutants lists the package's mutants.
+// Mutants lists the package's mutants that exhaustive checking catches
+// (models/correction pins each to the property that does).
 var Mutants = []mutant.Name{MutantCheckedStopEarly, MutantKaryHeapOrder, MutantOpportunisticLeftOnly,
-	MutantUncoloredCorrects, MutantRelayStaleValue, MutantRedeliverOnCorrection, MutantOpportunisticWraps}
+	MutantUncoloredCorrects, MutantRelayStaleValue, MutantRedeliverOnCorrection, MutantOpportunisticWraps,
+	MutantColoredSends}
+
+// LogPMutants show only under LogP timing, where `ftcheck simulate`'s
+// guarantee checks catch them (models/correction
+// TestGuaranteeChecksCatchMutants), not in the exhaustive search's small
+// worlds.
+var LogPMutants = []mutant.Name{MutantOptimizedMirror, MutantDelayedReplyAny}
+
+// replyAny is MutantDelayedReplyAny's hook on a process colored by a
+// correction message (onCorrection): it answers a message from the left
+// as a participant would (stopReply).
+func (n *Node) replyAny(from core.Rank, dir Dir, out []core.Effect) []core.Effect {
+	if n.cfg.Mutant == MutantDelayedReplyAny && n.cfg.Correction == Delayed && dir == Right {
+		out = append(out, core.Send(from, &n.msgs.left)) // mutant
+	}
+	return out
+}
+
+// mirrorOptimized is MutantOptimizedMirror's hook on a message from the
+// left at distance δ < d (narrowOptimized): stop sending left, skip the
+// right distances to d - δ + 1.
+func (n *Node) mirrorOptimized(delta int32) {
+	if n.cfg.Mutant != MutantOptimizedMirror {
+		return
+	}
+	d := int32(n.cfg.Distance)
+	n.limL = min(n.limL, n.nextL-1) // mutant
+	n.nextR = max(n.nextR, d-delta+1)
+}
+
+// coloredSends is MutantColoredSends's hook on a process colored by a
+// correction message: a full participant, as if colored by the tree.
+func (n *Node) coloredSends(out []core.Effect) []core.Effect {
+	n.flags |= fParticipant // mutant
+	out = n.sendTree(out)
+	return n.afterTree(out)
+}
 
 // uncoloredJoins is MutantUncoloredCorrects's hook at the synchronized
 // start.
@@ -72,4 +129,32 @@ func (n *Node) ringDist(next int32) int32 {
 		return (next-1)%(n.p()-1) + 1 // mutant
 	}
 	return next
+}
+
+// mutateLimits is the hook on the initial correction limits (init):
+// MutantOpportunisticWraps lets the right cursor run to P (ringDist wraps
+// it), MutantOpportunisticLeftOnly closes the right direction.
+func (n *Node) mutateLimits() {
+	P := n.p()
+	switch {
+	case n.cfg.Correction != Opportunistic && n.cfg.Correction != OptimizedOpportunistic:
+	case n.cfg.Mutant == MutantOpportunisticWraps && P > 1:
+		n.limR = min(int32(n.cfg.Distance), P) // mutant: P, not P-1
+	case n.cfg.Mutant == MutantOpportunisticLeftOnly:
+		n.limR = 0 // mutant
+	}
+}
+
+// stopEarly is MutantCheckedStopEarly's hook in the checked stop rule
+// (stopped): any message heard from a side stops it.
+func (n *Node) stopEarly() bool { return n.cfg.Mutant == MutantCheckedStopEarly }
+
+// relayed is the message set a process colored by cause v relays:
+// s itself, except under MutantRelayStaleValue, where a process colored by
+// a message relays the value it held before (none, 0).
+func (n *Node) relayed(v Via, s *msgSet) *msgSet {
+	if n.cfg.Mutant == MutantRelayStaleValue && v != ViaRoot {
+		return newMsgSet(0) // mutant: relays the value held before
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package correction
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -342,67 +343,44 @@ func (t *Topology) Parent(r core.Rank) core.Rank {
 // c+o, c+2o, …; the child of a send started at s is colored at s+2o+L.
 func optimalLists(L, o, P int) [][]core.Rank {
 	lists := make([][]core.Rank, P)
-	h := &sendHeap{}
-	h.push(sendSlot{t: 0, r: 0})
+	h := &sendHeap{{t: 0, r: 0}}
 	next := 1
 	for next < P {
-		s := h.pop()
+		s := heap.Pop(h).(sendSlot)
 		c := core.Rank(next)
 		next++
 		lists[s.r] = append(lists[s.r], c)
-		h.push(sendSlot{t: s.t + int64(o), r: s.r})
-		h.push(sendSlot{t: s.t + int64(2*o+L), r: c})
+		heap.Push(h, sendSlot{t: s.t + int64(o), r: s.r})
+		heap.Push(h, sendSlot{t: s.t + int64(2*o+L), r: c})
 	}
 	return lists
 }
 
+// sendSlot is a send that process r may start at time t.
 type sendSlot struct {
 	t int64
 	r core.Rank
 }
 
-type sendHeap struct{ a []sendSlot }
+// sendHeap orders send slots by time, ties to the lower rank (the order in
+// which optimalLists hands out new ranks); container/heap. A process has
+// one slot in the heap at a time, so the order is total.
+type sendHeap []sendSlot
 
-func (h *sendHeap) less(i, j int) bool {
-	if h.a[i].t != h.a[j].t {
-		return h.a[i].t < h.a[j].t
+func (h sendHeap) Len() int { return len(h) }
+func (h sendHeap) Less(i, j int) bool {
+	if h[i].t != h[j].t {
+		return h[i].t < h[j].t
 	}
-	return h.a[i].r < h.a[j].r
+	return h[i].r < h[j].r
 }
-
-func (h *sendHeap) push(x sendSlot) {
-	h.a = append(h.a, x)
-	i := len(h.a) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h.a[i], h.a[p] = h.a[p], h.a[i]
-		i = p
-	}
-}
-
-func (h *sendHeap) pop() sendSlot {
-	x := h.a[0]
-	n := len(h.a) - 1
-	h.a[0] = h.a[n]
-	h.a = h.a[:n]
-	i := 0
-	for {
-		l, m := 2*i+1, i
-		if l < n && h.less(l, m) {
-			m = l
-		}
-		if l+1 < n && h.less(l+1, m) {
-			m = l + 1
-		}
-		if m == i {
-			return x
-		}
-		h.a[i], h.a[m] = h.a[m], h.a[i]
-		i = m
-	}
+func (h sendHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *sendHeap) Push(x any)   { *h = append(*h, x.(sendSlot)) }
+func (h *sendHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // karyInOrderLists numbers the level-filled k-ary tree of P nodes (heap
