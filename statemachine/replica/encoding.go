@@ -8,16 +8,19 @@ import (
 )
 
 // AppendBinary appends the canonical encoding of the replica's state:
-// rank, started, pc, accumulator, clock, view (dead set), backup (by MID),
+// rank, started, pc, accumulator, clock, per-channel send and delivery
+// counts, view (dead set), backup (by MID),
 // log, history, receive queue (in arrival order), outbox (in order, each
-// destination and message), whether PumpTimer is armed, and the delivery
-// and output counters. The Config is not encoded: DecodeNode takes it.
+// destination and message), whether PumpTimer is armed, and the delivery,
+// output, DATA-sent and COMMIT-sent counters. The Config is not encoded: DecodeNode takes it.
 func (n *Node) AppendBinary(b []byte) []byte {
 	b = core.AppendUint(b, uint64(n.self))
 	b = core.AppendBool(b, n.started)
 	b = core.AppendUint(b, uint64(n.pc))
 	b = core.AppendInt(b, n.acc)
 	b = core.AppendUint(b, n.tick)
+	b = n.sendSeq.appendBinary(b)
+	b = n.recvSeq.appendBinary(b)
 	b = n.dead.AppendBinary(b)
 	b = appendEntries(b, n.backup)
 	b = n.log.appendBinary(b)
@@ -30,7 +33,9 @@ func (n *Node) AppendBinary(b []byte) []byte {
 	}
 	b = core.AppendBool(b, n.armed)
 	b = core.AppendUint(b, n.delivered)
-	return core.AppendUint(b, n.outputs)
+	b = core.AppendUint(b, n.outputs)
+	b = core.AppendUint(b, n.sentData)
+	return core.AppendUint(b, n.sentCommit)
 }
 
 func appendEntries(b []byte, s []entry) []byte {
@@ -93,6 +98,8 @@ func DecodeNode(b []byte, self core.Rank, cfg Config) (*Node, error) {
 	}
 	n.acc = d.Int()
 	n.tick = d.Uint()
+	n.sendSeq = decodeCounters(d, procs)
+	n.recvSeq = decodeCounters(d, procs)
 	n.dead = core.DecodeRankSet(d, N)
 	if n.dead.Has(self) {
 		d.Fail("%v dead in its own view", self)
@@ -109,6 +116,8 @@ func DecodeNode(b []byte, self core.Rank, cfg Config) (*Node, error) {
 	n.armed = d.Bool()
 	n.delivered = d.Uint()
 	n.outputs = d.Uint()
+	n.sentData = d.Uint()
+	n.sentCommit = d.Uint()
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}

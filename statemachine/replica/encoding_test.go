@@ -112,21 +112,23 @@ func TestEncodingDistinct(t *testing.T) {
 	}
 	mid := MID{0, 1, 0, 0, 3}
 	edits := map[string]func(n *Node){
-		"started":   func(n *Node) { n.started = true },
-		"pc":        func(n *Node) { n.pc = 1 },
-		"acc":       func(n *Node) { n.acc = -1 },
-		"tick":      func(n *Node) { n.tick = 1 },
-		"dead":      func(n *Node) { n.dead.Add(0) },
-		"backup":    func(n *Node) { n.backup = []entry{{mid, 0}} },
-		"payload":   func(n *Node) { n.backup = []entry{{mid, 1}} },
-		"log":       func(n *Node) { n.log = midSet{mid} },
-		"history":   func(n *Node) { n.history = midSet{mid} },
-		"queue":     func(n *Node) { n.queue = []entry{{mid, 0}} },
-		"outbox":    func(n *Node) { n.outbox = []pending{{To: 0, Msg: Commit{mid}}} },
-		"outbox-to": func(n *Node) { n.outbox = []pending{{To: 2, Msg: Commit{mid}}} },
-		"armed":     func(n *Node) { n.armed = true },
-		"delivered": func(n *Node) { n.delivered = 1 },
-		"outputs":   func(n *Node) { n.outputs = 1 },
+		"started":    func(n *Node) { n.started = true },
+		"pc":         func(n *Node) { n.pc = 1 },
+		"acc":        func(n *Node) { n.acc = -1 },
+		"tick":       func(n *Node) { n.tick = 1 },
+		"dead":       func(n *Node) { n.dead.Add(0) },
+		"backup":     func(n *Node) { n.backup = []entry{{mid, 0}} },
+		"payload":    func(n *Node) { n.backup = []entry{{mid, 1}} },
+		"log":        func(n *Node) { n.log = midSet{mid} },
+		"history":    func(n *Node) { n.history = midSet{mid} },
+		"queue":      func(n *Node) { n.queue = []entry{{mid, 0}} },
+		"outbox":     func(n *Node) { n.outbox = []pending{{To: 0, Msg: Commit{mid}}} },
+		"outbox-to":  func(n *Node) { n.outbox = []pending{{To: 2, Msg: Commit{mid}}} },
+		"armed":      func(n *Node) { n.armed = true },
+		"delivered":  func(n *Node) { n.delivered = 1 },
+		"outputs":    func(n *Node) { n.outputs = 1 },
+		"sentData":   func(n *Node) { n.sentData = 1 },
+		"sentCommit": func(n *Node) { n.sentCommit = 1 },
 	}
 	seen := map[string]string{string(base.AppendBinary(nil)): "base"}
 	for name, edit := range edits {

@@ -27,6 +27,10 @@ const (
 	// MutantArrivalOrderDelivery: Recv delivers the first matching message
 	// to arrive, not the one of smallest MID.
 	MutantArrivalOrderDelivery = mutant.Name("arrival-order-delivery")
+	// MutantReplicaClock: the MID's time is the replica's clock, incremented
+	// at each send or receive (§4.2 literally), and a Recv delivers the
+	// smallest matching MID in the queue.
+	MutantReplicaClock = mutant.Name("replica-clock")
 	// MutantMIDWithoutTime: the MID's logical time is always 0, so two
 	// sends with the same (comm, src, dst, tag) share a MID.
 	MutantMIDWithoutTime = mutant.Name("mid-without-time")
@@ -47,14 +51,16 @@ var Mutants = []mutant.Name{
 	MutantNoBackupResend,
 	MutantArrivalOrderDelivery,
 	MutantMIDWithoutTime,
+	MutantReplicaClock,
 	MutantHistoryAtDelivery,
 	MutantNoLogRecommit,
 }
 
 // hooks are the points where a mutant differs from the protocol.
 type hooks struct {
-	// midTime is the logical time put in a MID, given the clock.
-	midTime func(tick uint64) uint64
+	// midTime is the logical time n puts in the MID of its next send to
+	// (dst, tag).
+	midTime func(n *Node, dst, tag int32) uint64
 	// sends reports whether n sends (rather than backs up) at a Send.
 	sends func(n *Node) bool
 	// order arranges a send's DATA and COMMIT messages.
@@ -64,22 +70,31 @@ type hooks struct {
 	// historyAtArrival: the MID enters the history on arrival (else on
 	// delivery).
 	historyAtArrival bool
-	// pick chooses the queued message a Recv delivers (-1: none matches).
-	pick func(queue []entry, match func(entry) bool) int
+	// pick chooses the index of the queued message a Recv delivers, among
+	// those that match (-1: none is deliverable).
+	pick func(n *Node, match func(entry) bool) int
 	// takeOver is what a replica does when it becomes master.
 	takeOver func(n *Node)
 }
 
 func correct() hooks {
 	return hooks{
-		midTime:          func(t uint64) uint64 { return t },
+		midTime:          func(n *Node, dst, tag int32) uint64 { return n.sendSeq.get(dst, tag) },
 		sends:            func(n *Node) bool { return n.master(n.lp) == n.self },
 		order:            func(data, commits []pending) []pending { return append(data, commits...) },
 		duplicate:        func(n *Node, m MID) bool { return n.history.has(m) },
 		historyAtArrival: true,
-		pick:             smallestMID,
+		pick:             nextInSequence,
 		takeOver:         func(n *Node) { n.resendBackup(); n.recommitLog() },
 	}
+}
+
+// nextInSequence is the index of the queued message of smallest MID among
+// those that match and are the next of their channel.
+func nextInSequence(n *Node, match func(entry) bool) int {
+	return smallestMID(n.queue, func(e entry) bool {
+		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag)
+	})
 }
 
 // smallestMID is the index of the matching queued message of smallest MID.
@@ -107,8 +122,8 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 	case MutantNoBackupResend:
 		h.takeOver = func(n *Node) { n.recommitLog() }
 	case MutantArrivalOrderDelivery:
-		h.pick = func(queue []entry, match func(entry) bool) int {
-			for i, e := range queue {
+		h.pick = func(n *Node, match func(entry) bool) int {
+			for i, e := range n.queue {
 				if match(e) {
 					return i
 				}
@@ -116,7 +131,10 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 			return -1
 		}
 	case MutantMIDWithoutTime:
-		h.midTime = func(uint64) uint64 { return 0 }
+		h.midTime = func(*Node, int32, int32) uint64 { return 0 }
+	case MutantReplicaClock:
+		h.midTime = func(n *Node, _, _ int32) uint64 { return n.tick }
+		h.pick = func(n *Node, match func(entry) bool) int { return smallestMID(n.queue, match) }
 	case MutantHistoryAtDelivery:
 		h.historyAtArrival = false
 	case MutantNoLogRecommit:

@@ -62,7 +62,9 @@ type Node struct {
 	started   bool
 	pc        int
 	acc       int64
-	tick      uint64
+	tick      uint64       // per-replica clock: sends and receives so far
+	sendSeq   counters     // messages sent per (dst, tag) channel
+	recvSeq   counters     // messages delivered per (src, tag) channel
 	dead      core.RankSet // the view: replicas reported dead
 	backup    []entry      // sorted by MID
 	log       midSet       // MIDs committed by the master of lp
@@ -72,6 +74,9 @@ type Node struct {
 	armed     bool         // PumpTimer armed
 	delivered uint64       // deliveries so far (EffDeliver instances)
 	outputs   uint64       // outputs so far (EffDecide instances)
+	// sentData and sentCommit count the messages handed to the network,
+	// for the message-cost property (§4.4).
+	sentData, sentCommit uint64
 }
 
 var _ core.Machine = (*Node)(nil)
@@ -202,6 +207,11 @@ func (n *Node) run(canEmit bool, out []core.Effect) []core.Effect {
 				p := n.outbox[0]
 				n.outbox = slices.Clone(n.outbox[1:])
 				out = append(out, core.Send(p.To, p.Msg))
+				if _, ok := p.Msg.(Data); ok {
+					n.sentData++
+				} else {
+					n.sentCommit++
+				}
 				continue
 			}
 			if !n.armed {

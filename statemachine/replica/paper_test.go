@@ -31,7 +31,8 @@ func midsSent(c *cluster) []MID {
 // TestMIDExample is §4.2's example: "two consecutive messages sent in the
 // world communicator (numbered 0), from process of rank 0 to rank 2 with
 // tag 9, will have the identifiers (0,0,2,9,0) and (0,0,2,9,1)". With a
-// Recv between them (spec E3) the per-replica clock gives tick 2.
+// Recv between them (spec E3) the per-channel clock still gives tick 1 and
+// the literal per-replica clock (MutantReplicaClock) gives tick 2.
 func TestMIDExample(t *testing.T) {
 	progs := []Program{
 		{{Op: OpSend, Peer: 2, Tag: 9}, {Op: OpSend, Peer: 2, Tag: 9}},
@@ -48,14 +49,16 @@ func TestMIDExample(t *testing.T) {
 
 	progs[0] = Program{{Op: OpSend, Peer: 2, Tag: 9}, {Op: OpRecv, Peer: 1, Tag: 3, Fn: FnSet}, {Op: OpSend, Peer: 2, Tag: 9}}
 	progs[1] = Program{{Op: OpSend, Peer: 0, Tag: 3}}
-	c = newCluster(t, Config{Layout: layoutOf(t, 1, 1, 1), Programs: progs})
-	c.start(0)
-	c.start(1)
-	c.deliver(1, 0)
-	c.pump(0)
-	want = []MID{{0, 0, 2, 9, 0}, {0, 0, 2, 9, 2}}
-	if got := midsSent(c); !slices.Equal(got, want) {
-		t.Fatalf("MIDs with a Recv between %v, want %v", got, want)
+	for m, tick := range map[string]uint64{"": 1, string(MutantReplicaClock): 2} {
+		c = newCluster(t, Config{Layout: layoutOf(t, 1, 1, 1), Programs: progs, Mutant: mutantName(m)})
+		c.start(0)
+		c.start(1)
+		c.deliver(1, 0)
+		c.pump(0)
+		want = []MID{{0, 0, 2, 9, 0}, {0, 0, 2, 9, tick}}
+		if got := midsSent(c); !slices.Equal(got, want) {
+			t.Fatalf("mutant %q: MIDs with a Recv between %v, want %v", m, got, want)
+		}
 	}
 }
 
@@ -249,6 +252,35 @@ func TestNoLogRecommitLeaksBackup(t *testing.T) {
 		leak := len(c.node(e).backup)
 		if (m == "") != (leak == 0) {
 			t.Fatalf("mutant %q: E's backup has %d entries", m, leak)
+		}
+	}
+}
+
+// TestFailoverOvertaking is the checker's counterexample to the literal
+// per-replica clock (see sendStep): P_0 = {p0, p1} sends t0 then t1 to
+// P_2 = {p3, p4}; p0 sends t0 to both and commits it, then crashes; p1,
+// ahead, re-sends t1 on its own connection, which reaches p3 before p0's
+// t0. The literal rule delivers t1 first (2 − 1 = 1 instead of −1); the
+// per-channel sequence waits for t0.
+func TestFailoverOvertaking(t *testing.T) {
+	progs, err := Programs("mid-example", 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m, want := range map[string]int64{"": -1, string(MutantReplicaClock): 1} {
+		c := newCluster(t, Config{Layout: layoutOf(t, 2, 1, 2), Programs: progs, Mutant: mutantName(m)})
+		c.start(0) // DATA t0 → p3
+		c.start(1) // backup t0, t1
+		c.start(3)
+		c.step(0, core.Timer(PumpTimer)) // DATA t0 → p4
+		c.step(0, core.Timer(PumpTimer)) // COMMIT t0 → p1
+		c.deliver(0, 1)
+		c.crash(0)
+		c.step(1, core.Suspect(0)) // re-sends t1 → p3 first
+		c.deliver(1, 3)
+		c.deliver(0, 3)
+		if got := c.outs[3]; len(got) != 1 || got[0] != want {
+			t.Fatalf("mutant %q: p3 output %v, want %d", m, got, want)
 		}
 	}
 }

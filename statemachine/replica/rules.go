@@ -18,9 +18,17 @@ import (
 //
 // The MID is built "from local information only" with the clock's value
 // before the increment, which gives the paper's (0,0,2,9,0), (0,0,2,9,1).
-// Ambiguity: the scope of the logical time; the literal reading ("ticks are
-// incremented at each send or receive") is one counter per replica, used
-// here; MutantMIDWithoutTime drops the time altogether.
+// Ambiguity: the scope of the logical time. The literal reading ("ticks are
+// incremented at each send or receive") is one clock per replica; its MIDs
+// to one destination have gaps, so a receiver ordering its queue by MID
+// cannot tell that an earlier MID is still in flight, and after a master
+// failover the new master's re-send (on another connection) can overtake
+// the old master's last DATA: the receiver delivers the later MID first
+// and total order fails (10 steps, FIFO, one crash: mid-example). The
+// clock here is one counter per channel (comm, src, dst, tag), which gives
+// the same example, and the receiver delivers the next MID of each channel
+// in sequence (recvStep). The literal clock is MutantReplicaClock;
+// MutantMIDWithoutTime drops the time altogether.
 // Ambiguity: "send to all processes in the destination logical process" is
 // read as the replicas of dst not known dead (Recovery: "not to send
 // further messages to the failed process").
@@ -28,8 +36,9 @@ import (
 // that lags behind re-sends what the old one committed (the receivers
 // discard the duplicates); that is kept.
 func (n *Node) sendStep(in Instr) {
-	mid := MID{Comm: 0, Src: int32(n.lp), Dst: int32(in.Peer), Tag: int32(in.Tag), Tick: n.h.midTime(n.tick)}
+	mid := MID{Comm: 0, Src: int32(n.lp), Dst: int32(in.Peer), Tag: int32(in.Tag), Tick: n.h.midTime(n, int32(in.Peer), int32(in.Tag))}
 	n.tick++
+	n.sendSeq = n.sendSeq.bump(int32(in.Peer), int32(in.Tag))
 	n.pc++
 	if n.h.sends(n) {
 		n.outbox = append(slices.Clip(n.outbox), n.transmit(entry{MID: mid, Payload: n.acc})...)
@@ -88,14 +97,19 @@ func (n *Node) recvData(m Data) {
 // recvStep executes instruction in = Recv(src, tag) if a queued message
 // matches: "the messages could be received in any order in the receive
 // queue, but the extraction from the queue to the user program would
-// follow the MID order" (§4.2), so the matching message of smallest MID
-// is delivered (MutantArrivalOrderDelivery takes the first to arrive). It
-// reports false, changing nothing, when none matches: the replica waits.
+// follow the MID order" (§4.2). With per-channel clocks (see sendStep) the
+// MID order of a channel has no gaps, so the replica delivers the message
+// whose time is the next of its channel, and of those that match (several
+// only with ANY_SOURCE or ANY_TAG) the one of smallest MID.
+// MutantReplicaClock delivers the smallest matching MID in the queue (the
+// literal rule), MutantArrivalOrderDelivery the first to arrive. It
+// reports false, changing nothing, when none is deliverable: the replica
+// waits.
 func (n *Node) recvStep(in Instr, out []core.Effect) ([]core.Effect, bool) {
 	match := func(e entry) bool {
 		return (in.Peer == Any || int(e.MID.Src) == in.Peer) && (in.Tag == Any || int(e.MID.Tag) == in.Tag)
 	}
-	i := n.h.pick(n.queue, match)
+	i := n.h.pick(n, match)
 	if i < 0 {
 		return out, false
 	}
@@ -106,6 +120,7 @@ func (n *Node) recvStep(in Instr, out []core.Effect) ([]core.Effect, bool) {
 	}
 	n.acc = in.Fn.Apply(n.acc, e.Payload)
 	n.tick++
+	n.recvSeq = n.recvSeq.bump(e.MID.Src, e.MID.Tag)
 	n.pc++
 	out = append(out, core.Deliver(n.delivered, Delivery{MID: e.MID, Payload: e.Payload}))
 	n.delivered++
