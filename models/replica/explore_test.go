@@ -1,15 +1,17 @@
 package replica
 
 import (
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 )
 
-// search builds p and runs a complete BFS on one worker.
-func search(t *testing.T, p Params, opt checker.Options) *checker.Result {
+// search builds p and runs a BFS on one worker.
+func search(t testing.TB, p Params, opt checker.Options) *checker.Result {
 	t.Helper()
 	m, err := NewModel(p)
 	if err != nil {
@@ -25,22 +27,32 @@ func search(t *testing.T, p Params, opt checker.Options) *checker.Result {
 	return res
 }
 
+// TestScratchSizes prints state counts for REPLICA_SCRATCH="prog:procs:degree:crashes:net[:rep0] ...".
 func TestScratchSizes(t *testing.T) {
-	if os.Getenv("REPLICA_SCRATCH") == "" {
+	spec := os.Getenv("REPLICA_SCRATCH")
+	if spec == "" {
 		t.Skip()
 	}
-	for _, prog := range []string{"ping-pong", "ring", "gather-sum", "master-worker", "mid-example", "gather-sum-any-source", "gather-diff-any-source"} {
-		for _, net := range []env.Network{env.FIFO, env.Unordered} {
-			procs := 2
-			if prog == "mid-example" || prog == "gather-sum-any-source" || prog == "gather-diff-any-source" {
-				procs = 3
-			}
-			p := Params{Program: prog, Procs: procs, Degree: 2, Crashes: 1, Network: net, ReplicateRank0: true}
-			res := search(t, p, checker.Options{MaxStates: 3_000_000, ContinueAfterViolation: true})
-			t.Logf("%s net=%v: %d states, %d generated, depth %d, complete=%v, %.1fs", prog, net, res.States, res.Transitions, res.Depth, res.Complete, res.Seconds)
-			for _, v := range res.Violations {
-				t.Logf("   %s after %d steps: %s", v.Violation.Property, len(v.Steps), v.Violation.Message)
-			}
+	for _, s := range strings.Fields(spec) {
+		var p Params
+		var net string
+		f := strings.Split(s, ":")
+		p.Program = f[0]
+		fmt.Sscan(f[1], &p.Procs)
+		fmt.Sscan(f[2], &p.Degree)
+		fmt.Sscan(f[3], &p.Crashes)
+		net = f[4]
+		if net == "fifo" {
+			p.Network = env.FIFO
+		}
+		p.ReplicateRank0 = len(f) > 5 && f[5] == "rep0"
+		if len(f) > 6 {
+			p.Mutant = mutantName(f[6])
+		}
+		res := search(t, p, checker.Options{MaxStates: 2_000_000, ContinueAfterViolation: true})
+		fmt.Fprintf(os.Stderr, "%s: %d states, %d generated, depth %d, complete=%v, %.1fs\n", s, res.States, res.Transitions, res.Depth, res.Complete, res.Seconds)
+		for _, v := range res.Violations {
+			fmt.Fprintf(os.Stderr, "   %s after %d steps: %s\n", v.Violation.Property, len(v.Steps), v.Violation.Message)
 		}
 	}
 }

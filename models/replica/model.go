@@ -23,6 +23,9 @@ type Params struct {
 	Degree         int    // replication degree r
 	Rounds         int    // ping-pong exchanges (others ignore it); 0 means 1
 	ReplicateRank0 bool   // replicate P_0 too (§4's default: no)
+	// Degrees, when non-nil, gives each logical process its own number of
+	// replicas (Degree and ReplicateRank0 are then ignored).
+	Degrees []int
 	Crashes        int    // crash budget F (replicas)
 	Network        env.Network
 	Mutant         mutant.Name
@@ -52,6 +55,12 @@ func NewModel(p Params) (*Model, error) {
 		}
 	}
 	layout, err := sm.NewLayout(len(progs), p.Degree, p.ReplicateRank0)
+	if p.Degrees != nil {
+		if len(p.Degrees) != len(progs) {
+			return nil, fmt.Errorf("replica: %d degrees for %d logical processes", len(p.Degrees), len(progs))
+		}
+		layout, err = sm.NewLayoutDegrees(p.Degrees)
+	}
 	if err != nil {
 		return nil, err
 	}
