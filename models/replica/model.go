@@ -26,9 +26,9 @@ type Params struct {
 	// Degrees, when non-nil, gives each logical process its own number of
 	// replicas (Degree and ReplicateRank0 are then ignored).
 	Degrees []int
-	Crashes        int    // crash budget F (replicas)
-	Network        env.Network
-	Mutant         mutant.Name
+	Crashes int // crash budget F (replicas)
+	Network env.Network
+	Mutant  mutant.Name
 	// Programs, when non-nil, replaces Program (tests, fuzzing).
 	Programs []sm.Program
 }
