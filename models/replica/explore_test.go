@@ -49,8 +49,12 @@ func TestScratchSizes(t *testing.T) {
 		if len(f) > 6 {
 			p.Mutant = mutantName(f[6])
 		}
-		res := search(t, p, checker.Options{MaxStates: 2_000_000, ContinueAfterViolation: true})
-		fmt.Fprintf(os.Stderr, "%s: %d states, %d generated, depth %d, complete=%v, %.1fs\n", s, res.States, res.Transitions, res.Depth, res.Complete, res.Seconds)
+		opt := checker.Options{MaxStates: 2_000_000, ContinueAfterViolation: true}
+		if os.Getenv("REPLICA_DFS") != "" {
+			opt.Mode, opt.POR = checker.DepthFirst, true
+		}
+		res := search(t, p, opt)
+		fmt.Fprintf(os.Stderr, "%s: %d states, %d generated, depth %d, complete=%v, por=%v %s, %.1fs\n", s, res.States, res.Transitions, res.Depth, res.Complete, res.POR, res.PORNote, res.Seconds)
 		for _, v := range res.Violations {
 			fmt.Fprintf(os.Stderr, "   %s after %d steps: %s\n", v.Violation.Property, len(v.Steps), v.Violation.Message)
 		}

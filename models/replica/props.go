@@ -74,7 +74,9 @@ func Properties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.Prope
 					}
 				}
 				return nil
-			}},
+			},
+			// Stable: histories only grow.
+			Stable: true},
 		{Name: TotalOrder, Kind: checker.Invariant,
 			Doc: "the replicas of a logical process, crashed ones included, deliver in the same order: each delivery sequence is a prefix of another (§4.3 Total order)",
 			Check: func(w *env.World) error {
@@ -85,7 +87,8 @@ func Properties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.Prope
 					}
 					return nil
 				})
-			}},
+			},
+			Stable: true},
 		{Name: Equivalence, Kind: checker.Invariant,
 			Doc: "the outputs of the replicas of a logical process, crashed ones included, are prefixes of one output the unreplicated program can produce (§4.2: \"the output of E is the same as any output E' could produce\")",
 			Check: func(w *env.World) error {
@@ -110,7 +113,9 @@ func Properties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.Prope
 					}
 				}
 				return nil
-			}},
+			},
+			// Stable: outputs only grow, and only a crash loses a process.
+			Stable: true},
 		{Name: BackupDrained, Kind: checker.Quiescence,
 			Doc: "at the end, every live replica's backup table is empty (not in the paper: a leak detector)",
 			Check: func(w *env.World) error {
