@@ -29,6 +29,9 @@ type Params struct {
 	Crashes int // crash budget F (replicas)
 	Network env.Network
 	Mutant  mutant.Name
+	// CrashProb, for random walks, is the probability that a step is a
+	// crash while the budget allows.
+	CrashProb float64
 	// Programs, when non-nil, replaces Program (tests, fuzzing).
 	Programs []sm.Program
 }
@@ -90,8 +93,8 @@ func NewModel(p Params) (*Model, error) {
 	}
 	m, err := env.New(env.Config{
 		Name: name, N: layout.N(), Crashes: p.Crashes, Network: p.Network,
-		NewNode:    func(r core.Rank, _ int) core.Machine { return nodes[r] },
-		Schedules:  [][][]core.Input{start},
+		NewNode:   func(r core.Rank, _ int) core.Machine { return nodes[r] },
+		Schedules: [][][]core.Input{start}, CrashProb: p.CrashProb,
 		Properties: Properties(layout, progs, ref),
 	})
 	if err != nil {
