@@ -48,6 +48,11 @@ func TestReferenceOutputs(t *testing.T) {
 			}
 		}
 	}
+	// gather-diff-any-source: two joint outcomes (P_2 outputs −19 or 19).
+	progs, _ := sm.Programs("gather-diff-any-source", 3, 1)
+	if ref, err := RunReference(progs, 1<<16); err != nil || len(ref.Joint) != 2 {
+		t.Fatalf("joint outputs %v, %v", ref.Joint, err)
+	}
 	// A program that waits forever is reported.
 	ref, err := RunReference([]sm.Program{{{Op: sm.OpRecv, Peer: 1, Tag: 0, Fn: sm.FnSet}}, {}}, 100)
 	if err != nil || !ref.Deadlock {

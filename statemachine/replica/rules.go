@@ -80,6 +80,9 @@ func (n *Node) recvCommit(m Commit) {
 // message's MID with MIDs stored earlier in the history table. If MID is a
 // duplicate, the message is simply discarded", otherwise it is queued for
 // the program.
+// Ambiguity: the paper never removes entries from the log and history
+// tables; neither does this machine (no garbage collection: both grow with
+// the run, one MID per message, which bounds nothing in a finite program).
 // Ambiguity: when a MID enters the history; here at arrival ("logged at
 // the receiving side"), so a duplicate that arrives while the original is
 // still queued is discarded too. Entering it at delivery is
