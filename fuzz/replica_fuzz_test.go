@@ -72,7 +72,7 @@ func runReplicaBytes(t testing.TB, data []byte) {
 		i++
 		return c
 	}
-	if name, err, w := replicamodel.Walk(m, choose, 2000); err != nil {
+	if w, name, err := replicamodel.Walk(m, choose, 2000); err != nil {
 		t.Fatalf("%s violated (%v): %v\nat %v", name, p.Degrees, err, w)
 	}
 }
@@ -121,7 +121,7 @@ func TestReplicaFuzzFindsMutants(t *testing.T) {
 				i++
 				return c
 			}
-			if name, err, _ := replicamodel.Walk(m, choose, 2000); err != nil {
+			if _, name, err := replicamodel.Walk(m, choose, 2000); err != nil {
 				found = seed
 				t.Logf("%s: seed %d violates %s: %v", mut, seed, name, err)
 			}

@@ -41,7 +41,7 @@ func TestReplicaRapid(t *testing.T) {
 			rt.Fatal(err)
 		}
 		choose := func(k int) int { return rapid.IntRange(0, k-1).Draw(rt, "action") }
-		if name, err, _ := replicamodel.Walk(m, choose, 3000); err != nil {
+		if _, name, err := replicamodel.Walk(m, choose, 3000); err != nil {
 			rt.Fatalf("%s violated: %v", name, err)
 		}
 	})

@@ -41,9 +41,9 @@ func PatternPrograms(procs int, comms []Comm) ([]sm.Program, error) {
 // choose(len(enabled)) picks, for at most maxSteps steps or until
 // quiescence, and checks every property of m on the way (invariants at
 // every state, quiescence properties at the end when quiescent). It
-// returns the first violation (property name and error), or "" and nil,
-// and the final world.
-func Walk(m *Model, choose func(n int) int, maxSteps int) (string, error, *env.World) {
+// returns the final world and the first violation (property name and
+// error), or "" and nil.
+func Walk(m *Model, choose func(n int) int, maxSteps int) (*env.World, string, error) {
 	w := m.Init()[0]
 	props := m.Properties()
 	check := func(w *env.World, kinds checker.PropertyKind) (string, error) {
@@ -61,17 +61,17 @@ func Walk(m *Model, choose func(n int) int, maxSteps int) (string, error, *env.W
 		buf = m.Actions(w, buf[:0])
 		next, err := m.Apply(w, buf[choose(len(buf))])
 		if err != nil {
-			return "apply", err, w
+			return w, "apply", err
 		}
 		w = next
 		if name, err := check(w, checker.Invariant); err != nil {
-			return name, err, w
+			return w, name, err
 		}
 	}
 	if m.Quiescent(w) {
 		if name, err := check(w, checker.Quiescence); err != nil {
-			return name, err, w
+			return w, name, err
 		}
 	}
-	return "", nil, w
+	return w, "", nil
 }

@@ -92,14 +92,14 @@ func Properties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.Prope
 						o := outputs(w, r)
 						k := min(len(o), len(longest))
 						if !slices.Equal(o[:k], longest[:k]) {
-							return fmt.Errorf("P%d: %v output %v, %v output %v", i, who, longest, r, o)
+							return fmt.Errorf("replicas of P%d disagree: %v output %v, %v output %v", i, who, longest, r, o)
 						}
 						if len(o) > len(longest) {
 							longest, who = o, r
 						}
 					}
 					if !ref.Allows(i, longest) {
-						return fmt.Errorf("P%d: %v output %v; without replication it outputs one of %v", i, who, longest, ref.Outputs[i])
+						return fmt.Errorf("replica %v of P%d output %v; without replication P%d outputs one of %v", who, i, longest, i, ref.Outputs[i])
 					}
 				}
 				return nil

@@ -57,7 +57,7 @@ func (n *Node) sendStep(in Instr) {
 func (n *Node) transmit(e entry) []pending {
 	var data, commits []pending
 	for _, r := range n.live(int(e.MID.Dst)) {
-		data = append(data, pending{To: r, Msg: Data{MID: e.MID, Payload: e.Payload}})
+		data = append(data, pending{To: r, Msg: Data(e)})
 	}
 	for _, r := range n.live(n.lp) {
 		if r != n.self {
@@ -94,7 +94,7 @@ func (n *Node) recvData(m Data) {
 	if n.h.historyAtArrival {
 		n.history = n.history.add(m.MID)
 	}
-	n.queue = append(slices.Clip(n.queue), entry{MID: m.MID, Payload: m.Payload})
+	n.queue = append(slices.Clip(n.queue), entry(m))
 }
 
 // recvStep executes instruction in = Recv(src, tag) if a queued message
@@ -125,7 +125,7 @@ func (n *Node) recvStep(in Instr, out []core.Effect) ([]core.Effect, bool) {
 	n.tick++
 	n.recvSeq = n.recvSeq.bump(e.MID.Src, e.MID.Tag)
 	n.pc++
-	out = append(out, core.Deliver(n.delivered, Delivery{MID: e.MID, Payload: e.Payload}))
+	out = append(out, core.Deliver(n.delivered, Delivery(e)))
 	n.delivered++
 	return out, true
 }
