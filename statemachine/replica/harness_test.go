@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -17,6 +18,7 @@ type cluster struct {
 	deliv   map[core.Rank][]Delivery
 	outs    map[core.Rank][]int64
 	sent    map[string]int // messages sent, by kind
+	log     []string       // effects of the steps, for scripts
 }
 
 type envelope struct {
@@ -43,6 +45,7 @@ func (c *cluster) step(r core.Rank, ev core.Event) {
 		c.t.Fatalf("%v on %v: %v", r, ev, err)
 	}
 	for _, e := range effs {
+		c.log = append(c.log, fmt.Sprintf("%v: %v", r, e))
 		switch e.Kind {
 		case core.EffSend:
 			c.sent[e.Msg.Kind()]++
