@@ -9,5 +9,6 @@ import (
 	_ "github.com/ftkernel/ftkernel/models/correction"
 	_ "github.com/ftkernel/ftkernel/models/era"
 	_ "github.com/ftkernel/ftkernel/models/gossipfd"
+	_ "github.com/ftkernel/ftkernel/models/replica"
 	_ "github.com/ftkernel/ftkernel/models/twophase"
 )

@@ -1,0 +1,146 @@
+package replica
+
+import (
+	"fmt"
+
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
+
+// The mutants: deliberately broken variants, each one changed hook of the
+// correct protocol (hooks below), for testing that the checker catches
+// them. Set Config.Mutant.
+const (
+	// MutantNonMasterSends: every replica sends as if it were the master
+	// (no sending agreement); duplicates are discarded by the receivers,
+	// but each logical send costs |dst|·|src| DATA.
+	MutantNonMasterSends = mutant.Name("non-master-sends")
+	// MutantCommitBeforeSend: the master commits before it sends DATA; if
+	// it crashes in between, the other replicas have dropped the message
+	// from their backup and nobody re-sends it.
+	MutantCommitBeforeSend = mutant.Name("commit-before-send")
+	// MutantHistoryNotConsulted: a DATA is queued even when its MID is in
+	// the history table (duplicates from a re-sending new master are
+	// delivered twice).
+	MutantHistoryNotConsulted = mutant.Name("history-not-consulted")
+	// MutantNoBackupResend: a new master does not re-send its backup.
+	MutantNoBackupResend = mutant.Name("no-backup-resend")
+	// MutantArrivalOrderDelivery: Recv delivers the first matching message
+	// to arrive, not the one of smallest MID.
+	MutantArrivalOrderDelivery = mutant.Name("arrival-order-delivery")
+	// MutantReplicaClock: the MID's time is the replica's clock, incremented
+	// at each send or receive (§4.2 literally), and a Recv delivers the
+	// smallest matching MID in the queue.
+	MutantReplicaClock = mutant.Name("replica-clock")
+	// MutantMIDWithoutTime: the MID's logical time is always 0, so two
+	// sends with the same (comm, src, dst, tag) share a MID.
+	MutantMIDWithoutTime = mutant.Name("mid-without-time")
+	// MutantHistoryAtDelivery: a MID enters the history when delivered,
+	// not when it arrives (the other reading of §4.2), so a duplicate that
+	// arrives while the original is queued is queued too.
+	MutantHistoryAtDelivery = mutant.Name("history-at-delivery")
+	// MutantNoLogRecommit: a new master re-sends its backup but does not
+	// re-commit its log (the paper's text, literally).
+	MutantNoLogRecommit = mutant.Name("no-log-recommit")
+)
+
+// Mutants lists every mutant of this package.
+var Mutants = []mutant.Name{
+	MutantNonMasterSends,
+	MutantCommitBeforeSend,
+	MutantHistoryNotConsulted,
+	MutantNoBackupResend,
+	MutantArrivalOrderDelivery,
+	MutantMIDWithoutTime,
+	MutantReplicaClock,
+	MutantHistoryAtDelivery,
+	MutantNoLogRecommit,
+}
+
+// hooks are the points where a mutant differs from the protocol.
+type hooks struct {
+	// midTime is the logical time n puts in the MID of its next send to
+	// (dst, tag).
+	midTime func(n *Node, dst, tag int32) uint64
+	// sends reports whether n sends (rather than backs up) at a Send.
+	sends func(n *Node) bool
+	// order arranges a send's DATA and COMMIT messages.
+	order func(data, commits []pending) []pending
+	// duplicate reports whether an arriving MID is discarded.
+	duplicate func(n *Node, m MID) bool
+	// historyAtArrival: the MID enters the history on arrival (else on
+	// delivery).
+	historyAtArrival bool
+	// pick chooses the index of the queued message a Recv delivers, among
+	// those that match (-1: none is deliverable).
+	pick func(n *Node, match func(entry) bool) int
+	// takeOver is what a replica does when it becomes master.
+	takeOver func(n *Node)
+}
+
+func correct() hooks {
+	return hooks{
+		midTime:          func(n *Node, dst, tag int32) uint64 { return n.sendSeq.get(dst, tag) },
+		sends:            func(n *Node) bool { return n.master(n.lp) == n.self },
+		order:            func(data, commits []pending) []pending { return append(data, commits...) },
+		duplicate:        func(n *Node, m MID) bool { return n.history.has(m) },
+		historyAtArrival: true,
+		pick:             nextInSequence,
+		takeOver:         func(n *Node) { n.resendBackup(); n.recommitLog() },
+	}
+}
+
+// nextInSequence is the index of the queued message of smallest MID among
+// those that match and are the next of their channel.
+func nextInSequence(n *Node, match func(entry) bool) int {
+	return smallestMID(n.queue, func(e entry) bool {
+		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag)
+	})
+}
+
+// smallestMID is the index of the matching queued message of smallest MID.
+func smallestMID(queue []entry, match func(entry) bool) int {
+	best := -1
+	for i, e := range queue {
+		if match(e) && (best < 0 || e.MID.Compare(queue[best].MID) < 0) {
+			best = i
+		}
+	}
+	return best
+}
+
+// hooksFor returns the hooks of mutant m (the protocol's for mutant.None).
+func hooksFor(m mutant.Name) (*hooks, error) {
+	h := correct()
+	switch m {
+	case mutant.None:
+	case MutantNonMasterSends:
+		h.sends = func(*Node) bool { return true }
+	case MutantCommitBeforeSend:
+		h.order = func(data, commits []pending) []pending { return append(commits, data...) }
+	case MutantHistoryNotConsulted:
+		h.duplicate = func(*Node, MID) bool { return false }
+	case MutantNoBackupResend:
+		h.takeOver = func(n *Node) { n.recommitLog() }
+	case MutantArrivalOrderDelivery:
+		h.pick = func(n *Node, match func(entry) bool) int {
+			for i, e := range n.queue {
+				if match(e) {
+					return i
+				}
+			}
+			return -1
+		}
+	case MutantMIDWithoutTime:
+		h.midTime = func(*Node, int32, int32) uint64 { return 0 }
+	case MutantReplicaClock:
+		h.midTime = func(n *Node, _, _ int32) uint64 { return n.tick }
+		h.pick = func(n *Node, match func(entry) bool) int { return smallestMID(n.queue, match) }
+	case MutantHistoryAtDelivery:
+		h.historyAtArrival = false
+	case MutantNoLogRecommit:
+		h.takeOver = func(n *Node) { n.resendBackup() }
+	default:
+		return nil, fmt.Errorf("replica: unknown mutant %q", m)
+	}
+	return &h, nil
+}
