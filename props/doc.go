@@ -19,6 +19,7 @@
 //	TotalOrder       two processes deliver their common messages in the same order
 //	BoundedMessages  a process sends at most a bound of messages
 //	Termination      at quiescence every live process is done
+//	DetectorComplete at quiescence every crash was reported to every live process
 //
 // A test keeps this package from importing statemachine/* or models/*.
 package props
