@@ -21,6 +21,7 @@
 //	Termination      at quiescence every live process is done
 //	StrongAccuracy   no process suspects a live one (failure detectors)
 //	StrongCompleteness  eventually every live process suspects every crashed one (over lassos)
+//	DetectorComplete at quiescence every crash was reported to every live process
 //
 // A test keeps this package from importing statemachine/* or models/*.
 package props

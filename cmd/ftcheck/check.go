@@ -47,31 +47,54 @@ type checkSummary struct {
 	Bounds []checker.Bound `json:"bounds,omitempty"`
 }
 
-// modelFlags parses "MODEL [flags]" with the model's own flags plus extra.
-func modelFlags(cmd string, args []string, extra func(fs *flag.FlagSet)) (*registry.Protocol, *flag.FlagSet, registry.Builder, error) {
+// modelFlags parses "MODEL [flags]" with the model's own flags plus extra,
+// for the command cmd ("check", "simulate"). "cmd -h" without a model
+// lists the models and extra's flags; "cmd MODEL -h" lists both sets of
+// flags; both return errHelp.
+func modelFlags(cmd string, args []string, stdout io.Writer, extra func(fs *flag.FlagSet)) (*registry.Protocol, *flag.FlagSet, registry.Builder, error) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return nil, nil, nil, usagef("%s: name a model (see ftcheck list)", cmd)
+		if wantsHelp(args) {
+			fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
+			extra(fs)
+			printFlags(fs, stdout, fmt.Sprintf("ftcheck %s MODEL [model flags] [%s flags]\nmodels: %s (their flags: ftcheck %s MODEL -h)", cmd, cmd, modelNames(), cmd))
+			return nil, nil, nil, errHelp
+		}
+		return nil, nil, nil, usageFor("ftcheck "+cmd+" -h", "%s: name a model (%s)", cmd, modelNames())
 	}
 	p, err := registry.Lookup(args[0])
 	if err != nil {
-		return nil, nil, nil, usagef("%s: %v", cmd, err)
+		return nil, nil, nil, usageFor("ftcheck "+cmd+" -h", "%s: %v", cmd, err)
 	}
 	fs := flag.NewFlagSet(cmd+" "+p.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	b := p.Define(fs)
 	extra(fs)
-	if err := fs.Parse(args[1:]); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(os.Stdout)
-			fs.PrintDefaults()
-			return nil, nil, nil, usagef("%s %s: flags listed above", cmd, p.Name)
-		}
-		return nil, nil, nil, usagef("%s %s: %v", cmd, p.Name, err)
+	if err := parseFlags(fs, args[1:], stdout, cmd+" "+p.Name, "ftcheck "+cmd+" "+p.Name+" [flags]"); err != nil {
+		return nil, nil, nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, nil, nil, usagef("%s %s: unexpected argument %q", cmd, p.Name, fs.Arg(0))
+		return nil, nil, nil, usageFor("ftcheck "+cmd+" "+p.Name+" -h", "%s %s: unexpected argument %q", cmd, p.Name, fs.Arg(0))
 	}
 	return p, fs, b, nil
+}
+
+// wantsHelp reports whether args ask for help (-h, -help, --help).
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help", "--h":
+			return true
+		}
+	}
+	return false
+}
+
+// modelNames lists the registered models, comma-separated.
+func modelNames() string {
+	var names []string
+	for _, p := range registry.All() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) error {
@@ -81,7 +104,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var asJSON, quiet, mutants, por, dfs, symmetry, lassos, shrink bool
 	var maxMemoryMB int64
 	var scale *scaleFlags
-	p, _, build, err := modelFlags("check", args, func(fs *flag.FlagSet) {
+	p, _, build, err := modelFlags("check", args, stdout, func(fs *flag.FlagSet) {
 		scale = bindScale(fs)
 		fs.BoolVar(&mutants, "mutants", false, "after the check, check every mutant at the same bounds and print which property catches it")
 		fs.IntVar(&workers, "workers", 0, "parallel workers (0: one per CPU); results do not depend on it")
@@ -103,7 +126,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	r, err := build()
 	if err != nil {
-		return usagef("check %s: %v", p.Name, err)
+		return usageFor("ftcheck check "+p.Name+" -h", "check %s: %v", p.Name, err)
 	}
 	opt := checker.Options{Workers: workers, MaxDepth: maxDepth, MaxStates: maxStates, ProgressEvery: 2 * time.Second, POR: por,
 		Symmetry: symmetry, Lassos: lassos, Shrink: shrink, MaxMemory: maxMemoryMB << 20}
@@ -135,7 +158,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	if res.Err != nil {
 		if strings.Contains(res.Err.Error(), "unknown property") {
-			return usagef("check %s: %v", p.Name, res.Err)
+			return usageFor("ftcheck list", "check %s: %v", p.Name, res.Err)
 		}
 		return fmt.Errorf("check %s: %w", p.Name, res.Err)
 	}

@@ -21,10 +21,12 @@ type listEntry struct {
 
 func cmdList(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print a JSON list")
-	if err := fs.Parse(args); err != nil {
-		return usagef("list: %v", err)
+	if err := parseFlags(fs, args, stdout, "list", "ftcheck list [flags]"); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageFor("ftcheck list -h", "list: unexpected argument %q", fs.Arg(0))
 	}
 	var out []listEntry
 	for _, p := range registry.All() {

@@ -4,10 +4,13 @@
 //	ftcheck check MODEL [model flags] [--workers k] [--max-states m] [--max-depth d]
 //	                    [--property NAME[,NAME]] [--mutant NAME] [--json] [--out DIR]
 //	ftcheck simulate MODEL [model flags] [--walks w] [--seed s] [--json]
-//	ftcheck replay TRACE.json [--json]
+//	ftcheck replay TRACE.json [--json] [--html FILE] [--itf FILE] [--shrink]
+//	ftcheck version
 //
-// Exit status: 0 when every property holds, 1 on a violation, 2 on bad
-// usage (with a message saying what was wrong).
+// Every subcommand's -h (and ftcheck -h, ftcheck help) prints its flags on
+// stdout and exits 0. Exit status: 0 when every property holds, 1 on a
+// violation, 2 on bad usage (one line on stderr saying what was wrong and
+// which -h to run).
 package main
 
 import (
@@ -19,20 +22,36 @@ import (
 	_ "github.com/ftkernel/ftkernel/models/all"
 )
 
-// usageError is bad input from the user: exit status 2.
-type usageError struct{ error }
+// usageError is bad input from the user: exit status 2. help is the
+// command whose -h lists the right flags ("ftcheck check era -h").
+type usageError struct {
+	error
+	help string
+}
 
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+// usagef is a usage error of the whole command (help: "ftcheck -h").
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...), "ftcheck -h"}
+}
+
+// usageFor is a usage error whose flags are listed by help.
+func usageFor(help, format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...), help}
+}
 
 // errViolation means a property failed: exit status 1.
 var errViolation = errors.New("violation")
+
+// errHelp means -h was asked for and the help was printed: exit status 0.
+var errHelp = errors.New("help printed")
 
 const usage = `usage:
   ftcheck list [--json]                      models, their properties and mutants
   ftcheck check MODEL [flags]                exhaustive breadth-first check
   ftcheck simulate MODEL [flags]             seeded random walks at scale
-  ftcheck replay TRACE.json                  replay a saved counterexample
-Run 'ftcheck check MODEL -h' for a model's flags.`
+  ftcheck replay TRACE.json [flags]          replay a saved counterexample (--itf, --html, --shrink)
+  ftcheck version                            module version and VCS revision
+Run 'ftcheck COMMAND -h' for a command's flags, 'ftcheck check MODEL -h' for a model's.`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -53,20 +72,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSimulate(args[1:], stdout, stderr)
 	case "replay":
 		err = cmdReplay(args[1:], stdout, stderr)
-	case "-h", "--help", "help":
+	case "version":
+		err = cmdVersion(args[1:], stdout)
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && args[0] == "help" {
+			// ftcheck help COMMAND [MODEL] is COMMAND [MODEL] -h.
+			return run(append(append([]string{}, args[1:]...), "-h"), stdout, stderr)
+		}
 		fmt.Fprintln(stdout, usage)
 		return 0
 	default:
-		err = usagef("unknown command %q", args[0])
+		err = usagef("%s: unknown command", args[0])
 	}
 	var ue usageError
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, errHelp):
 		return 0
 	case errors.Is(err, errViolation):
 		return 1
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "ftcheck: %v\n%s\n", err, usage)
+		fmt.Fprintf(stderr, "ftcheck %v; run '%s'\n", err, ue.help)
 		return 2
 	default:
 		fmt.Fprintf(stderr, "ftcheck: %v\n", err)

@@ -14,42 +14,49 @@ import (
 	"github.com/ftkernel/ftkernel/registry"
 )
 
+// replayHelp is the -h command that lists replay's flags.
+const replayHelp = "ftcheck replay -h"
+
 func cmdReplay(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON summary object")
 	html := fs.String("html", "", "write a self-contained HTML message sequence chart of the trace to this file")
+	itf := fs.String("itf", "", "write the trace in the Informal Trace Format (ITF, for Quint's tools) to this file, with the variables of tla/era_go.qnt (era, --op and) or tla/correction.qnt (correction)")
 	shrink := fs.Bool("shrink", false, "shrink the trace by delta debugging (keeping its violation) and save it as FILE.shrunk.json")
 	// Accept flags before or after the file name.
 	var file string
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		file, args = args[0], args[1:]
 	}
-	if err := fs.Parse(args); err != nil {
-		return usagef("replay: %v", err)
+	if err := parseFlags(fs, args, stdout, "replay", "ftcheck replay TRACE.json [flags]"); err != nil {
+		return err
 	}
-	if file == "" && fs.NArg() > 0 {
-		file = fs.Arg(0)
+	rest := fs.Args()
+	if file == "" && len(rest) > 0 {
+		file, rest = rest[0], rest[1:]
+	}
+	if len(rest) > 0 {
+		return usageFor(replayHelp, "replay: unexpected argument %q", rest[0])
 	}
 	if file == "" {
-		return usagef("replay: name a trace file")
+		return usageFor(replayHelp, "replay: name a trace file")
 	}
 	tr, err := checker.ReadTraceFile(file)
 	if err != nil {
-		return usagef("replay: %v", err)
+		return usageFor(replayHelp, "replay: %v", err)
 	}
 	name := tr.Params[registry.ModelParam]
 	p, err := registry.Lookup(name)
 	if err != nil {
-		return usagef("replay %s: the trace names no known model (%v)", file, err)
+		return usageFor(replayHelp, "replay %s: the trace names no known model (%v)", file, err)
 	}
 	r, err := p.BuildParams(tr.Params)
 	if err != nil {
-		return usagef("replay %s: cannot rebuild the model: %v", file, err)
+		return usageFor(replayHelp, "replay %s: cannot rebuild the model: %v", file, err)
 	}
 	if *shrink {
 		if tr.Violation == nil {
-			return usagef("replay --shrink: the trace records no violation to keep")
+			return usageFor(replayHelp, "replay --shrink: the trace records no violation to keep")
 		}
 		before := len(tr.Steps)
 		if st := r.Shrink(tr); st != nil {
@@ -64,7 +71,7 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	if *html != "" {
 		ch, ok := r.(registry.Charter)
 		if !ok {
-			return usagef("replay --html: model %s has no message sequence chart", name)
+			return usageFor(replayHelp, "replay --html: model %s has no message sequence chart", name)
 		}
 		c, err := ch.Chart(tr)
 		if err != nil {
@@ -90,6 +97,17 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	if rerr != nil && !violated {
 		return fmt.Errorf("replay %s: %w", file, rerr)
 	}
+	itfNote := ""
+	if *itf != "" {
+		doc, states, err := exportITF(r, tr, file)
+		if err != nil {
+			return usageFor(replayHelp, "replay --itf: %v", err)
+		}
+		if err := os.WriteFile(*itf, doc, 0o644); err != nil {
+			return err
+		}
+		itfNote = fmt.Sprintf("ITF trace written to %s (%d states)\n", *itf, states)
+	}
 	if *asJSON {
 		out := map[string]any{"model": r.Name(), "mode": "replay", "steps": len(tr.Steps), "seconds": 0.0, "violations": []registry.ViolationRef{}}
 		if violated {
@@ -108,6 +126,7 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 		} else {
 			fmt.Fprintf(stdout, "replay: every step enabled, every checked property holds\n")
 		}
+		fmt.Fprint(stdout, itfNote)
 	}
 	if violated {
 		return errViolation

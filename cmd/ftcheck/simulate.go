@@ -5,48 +5,55 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/ftkernel/ftkernel/registry"
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usagef("simulate: name a model (see ftcheck list)")
+	var asJSON bool
+	var outDir string
+	common := func(fs *flag.FlagSet) {
+		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object")
+		fs.StringVar(&outDir, "out", "out", "directory for counterexample traces")
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if wantsHelp(args) {
+			fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+			common(fs)
+			printFlags(fs, stdout, fmt.Sprintf("ftcheck simulate MODEL [model flags] [simulate flags]\nmodels: %s (their flags: ftcheck simulate MODEL -h)", simulatedNames()))
+			return errHelp
+		}
+		return usageFor("ftcheck simulate -h", "simulate: name a model (%s)", simulatedNames())
 	}
 	p, err := registry.Lookup(args[0])
 	if err != nil {
-		return usagef("simulate: %v", err)
+		return usageFor("ftcheck simulate -h", "simulate: %v", err)
 	}
 	if p.Simulate == nil {
-		return usagef("simulate: model %s has no simulation", p.Name)
+		return usageFor("ftcheck simulate -h", "simulate: model %s has no simulation (models with one: %s)", p.Name, simulatedNames())
 	}
+	help := "ftcheck simulate " + p.Name + " -h"
 	fs := flag.NewFlagSet("simulate "+p.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	run := p.Simulate(fs)
-	asJSON := fs.Bool("json", false, "print one JSON summary object")
-	outDir := fs.String("out", "out", "directory for counterexample traces")
-	if err := fs.Parse(args[1:]); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return usagef("simulate %s: flags listed above", p.Name)
-		}
-		return usagef("simulate %s: %v", p.Name, err)
+	common(fs)
+	if err := parseFlags(fs, args[1:], stdout, "simulate "+p.Name, "ftcheck simulate "+p.Name+" [flags]"); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
-		return usagef("simulate %s: unexpected argument %q", p.Name, fs.Arg(0))
+		return usageFor(help, "simulate %s: unexpected argument %q", p.Name, fs.Arg(0))
 	}
 	rep, err := run(func(s string) { fmt.Fprintln(stderr, s) })
 	if err != nil {
-		return usagef("simulate %s: %v", p.Name, err)
+		return usageFor(help, "simulate %s: %v", p.Name, err)
 	}
 	if rep.Trace != nil {
-		path, err := saveTrace(*outDir, p.Name, rep.Trace)
+		path, err := saveTrace(outDir, p.Name, rep.Trace)
 		if err != nil {
 			return err
 		}
 		rep.Violations[0].TraceFile = path
-		if !*asJSON {
+		if !asJSON {
 			fmt.Fprintf(stdout, "VIOLATION of %s after %d steps (seed %d):\n", rep.Trace.Violation.Property, len(rep.Trace.Steps), *rep.Trace.Seed)
 			if err := rep.Trace.Format(stdout); err != nil {
 				return err
@@ -54,7 +61,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "trace saved to %s\n", path)
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		out := map[string]any{"model": rep.Model, "mode": rep.Mode, "seed": rep.Seed, "seconds": rep.Seconds, "violations": rep.Violations}
 		for k, v := range rep.Figures {
 			out[k] = v
@@ -69,4 +76,15 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		return errViolation
 	}
 	return nil
+}
+
+// simulatedNames lists the models that have a simulation, comma-separated.
+func simulatedNames() string {
+	var names []string
+	for _, p := range registry.All() {
+		if p.Simulate != nil {
+			names = append(names, p.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -48,6 +48,7 @@ func Properties(op erasm.Op) []checker.Property[*env.World] {
 		props.Validity(Validity,
 			"a decided value is F over a set of contributions that includes every process alive at the decision",
 			contribution, op.Combine, same),
+		props.DetectorComplete("detector-complete", "at quiescence every crash has been reported to every live process: the perfect failure detector ERA assumes (§2.1, Lemma 1), checked rather than assumed"),
 	}
 }
 
