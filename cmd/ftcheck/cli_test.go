@@ -267,6 +267,8 @@ func TestBadInput(t *testing.T) {
 		{"simulate", "era", "--fail", "99"},
 		{"simulate", "correction", "--P", "0"},
 		{"simulate", "correction", "--prio", "sideways"},
+		{"simulate", "correction", "--fault-rate", "2"},
+		{"simulate", "correction", "--fault-rate", "-0.1"},
 		{"list", "extra"},
 		{"version", "extra"},
 	}

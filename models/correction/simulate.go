@@ -64,6 +64,9 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 			model += " mutant=" + string(p.Mutant)
 		}
 		rep := &registry.SimReport{Model: model, Seed: *seed, Violations: []registry.ViolationRef{}, Figures: map[string]any{}}
+		if !(*rate >= 0 && *rate < 1) {
+			return nil, fmt.Errorf("--fault-rate %v: want a fraction in [0, 1)", *rate)
+		}
 		if *rate > 0 || *runs > 1 {
 			if *faults != "" || *svg != "" {
 				return nil, fmt.Errorf("--fault-rate and --runs > 1 make a Monte Carlo campaign: not with --faults or --svg")
