@@ -22,7 +22,7 @@ func TestHelpExitsZero(t *testing.T) {
 		{[]string{"help"}, []string{"ftcheck simulate MODEL"}},
 		{[]string{"help", "replay"}, []string{"-itf"}},
 		{[]string{"list", "-h"}, []string{"-json"}},
-		{[]string{"check", "-h"}, []string{"models: correction, era, twophase", "-max-states", "-mutants"}},
+		{[]string{"check", "-h"}, []string{"models: correction, era, ", "twophase (their flags", "-max-states", "-mutants"}},
 		{[]string{"check", "era", "-h"}, []string{"-topology", "-crashes", "-max-states"}},
 		{[]string{"check", "era", "--n", "3", "--help"}, []string{"-topology"}},
 		{[]string{"check", "correction", "-h"}, []string{"-correction", "-faults-before-correction"}},
