@@ -58,7 +58,7 @@ func TestUsageErrorOneLine(t *testing.T) {
 		{[]string{"simulate", "correction", "--bogus"}, "ftcheck simulate correction: unknown flag --bogus; run 'ftcheck simulate correction -h'"},
 		{[]string{"replay", "--bogus"}, "ftcheck replay: unknown flag --bogus; run 'ftcheck replay -h'"},
 		{[]string{"list", "--bogus"}, "ftcheck list: unknown flag --bogus; run 'ftcheck list -h'"},
-		{[]string{"check"}, "ftcheck check: name a model (correction, era, twophase); run 'ftcheck check -h'"},
+		{[]string{"check"}, "ftcheck check: name a model (" + modelNames() + "); run 'ftcheck check -h'"},
 		{[]string{"frobnicate"}, "ftcheck frobnicate: unknown command; run 'ftcheck -h'"},
 	} {
 		code, out, errs := ftcheck(t, c.args...)
