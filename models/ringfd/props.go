@@ -2,6 +2,7 @@ package ringfd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ftkernel/ftkernel/core"
 	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
@@ -26,8 +27,26 @@ const (
 var Properties = []string{PropCompleteness, PropAccuracy, PropRingRepair, PropValidity,
 	PropAgreement, PropIntegrity, PropForwardOnce}
 
+// violate records the first witness of a broken property; later ones of
+// the same property are counted, not listed.
 func (s *sim) violate(prop, format string, args ...any) {
-	s.res.Violations = appendOnce(s.res.Violations, prop+": "+fmt.Sprintf(format, args...))
+	for _, v := range s.res.Violations {
+		if strings.HasPrefix(v, prop+":") {
+			s.extra[prop]++
+			return
+		}
+	}
+	s.res.Violations = append(s.res.Violations, prop+": "+fmt.Sprintf(format, args...))
+}
+
+// noteExtra appends "(and k more)" to each property with more witnesses.
+func (s *sim) noteExtra() {
+	for i, v := range s.res.Violations {
+		prop, _, _ := strings.Cut(v, ":")
+		if k := s.extra[prop]; k > 0 {
+			s.res.Violations[i] = fmt.Sprintf("%s (and %d more)", v, k)
+		}
+	}
 }
 
 // live reports whether rank r is alive at the end and, for a process, its
@@ -135,6 +154,7 @@ func (s *sim) finish() {
 	}
 	s.checkRing()
 	s.checkLinks()
+	s.noteExtra()
 }
 
 // complement lists the members of u not in s.

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -136,6 +137,7 @@ type sim struct {
 	failed     core.RankSet
 	effs       []core.Effect
 	stop       string
+	extra      map[string]int
 }
 
 // Run simulates one run of p and checks the properties on it. Only bad
@@ -152,7 +154,7 @@ func Run(p Params) (*Result, error) {
 	}
 	s := &sim{p: p, cfg: cfg, ms: ms, rng: rand.New(rand.NewPCG(p.Seed, 0x71e6fd)),
 		dead: make([]bool, len(ms)), willDie: make([]bool, len(ms)), crashT: map[core.Rank]uint64{},
-		gens: map[[2]uint64]uint64{}, firstHB: make([]bool, p.N), hops: map[[2]int32]int32{},
+		gens: map[[2]uint64]uint64{}, extra: map[string]int{}, firstHB: make([]bool, p.N), hops: map[[2]int32]int32{},
 		arcs: map[[2]int32]int{}, res: &Result{Seed: p.Seed, Violations: []string{}, Broadcasts: make([]int, p.N),
 			Detections: map[core.Rank]Detection{}}}
 	if p.CrashAt == 0 {
@@ -200,7 +202,8 @@ func Run(p Params) (*Result, error) {
 		s.dispatch(e)
 	}
 	if s.stop != "" {
-		s.res.Violations = append(s.res.Violations, s.stop)
+		prop, detail, _ := strings.Cut(s.stop, ": ")
+		s.violate(prop, "%s", detail)
 	}
 	s.res.Ticks = max(s.res.Ticks, p.Horizon)
 	s.res.Machines = s.ms
@@ -326,12 +329,11 @@ func (s *sim) step(t uint64, r core.Rank, ev core.Event) {
 	if faults > 0 && s.cfg.IsDaemon(r) {
 		s.res.Broadcasts[r]++
 		if ev.Kind == core.EvReceive && len(candidates) == 0 {
-			s.res.Violations = appendOnce(s.res.Violations, fmt.Sprintf(
-				"forward-at-most-once: %v forwarded %v at tick %d though it carried no new id", r, ev.Msg, t))
+			s.violate(PropForwardOnce, "%v forwarded %v at tick %d though it carried no new id", r, ev.Msg, t)
 		}
 	}
 	if s.faults > s.p.MaxMessages {
-		s.stop = fmt.Sprintf("forward-at-most-once: message storm, over %d Fault messages by tick %d", s.p.MaxMessages, t)
+		s.stop = fmt.Sprintf("%s: message storm, over %d Fault messages by tick %d", PropForwardOnce, s.p.MaxMessages, t)
 	}
 }
 
@@ -417,13 +419,4 @@ func (s *sim) send(t uint64, from, to core.Rank, msg core.Message) {
 		_ = m
 	}
 	s.schedule(event{t: t + delay, class: classDeliver, rank: to, from: from, msg: msg})
-}
-
-func appendOnce(list []string, v string) []string {
-	for _, x := range list {
-		if x == v {
-			return list
-		}
-	}
-	return append(list, v)
 }
