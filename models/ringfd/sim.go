@@ -103,6 +103,8 @@ type Result struct {
 	// Logs are the notable steps, in order; Machines the final states.
 	Logs     []Log          `json:"-"`
 	Machines []core.Machine `json:"-"`
+	// Dead marks the ranks crashed by the end (a daemon's processes too).
+	Dead []bool `json:"-"`
 	// Detections maps each suspected rank to the tick it was first
 	// suspected and by whom.
 	Detections map[core.Rank]Detection `json:"-"`
@@ -207,6 +209,7 @@ func Run(p Params) (*Result, error) {
 	}
 	s.res.Ticks = max(s.res.Ticks, p.Horizon)
 	s.res.Machines = s.ms
+	s.res.Dead = s.dead
 	s.finish()
 	s.res.Seconds = time.Since(start).Seconds()
 	return s.res, nil
