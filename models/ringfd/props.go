@@ -2,6 +2,8 @@ package ringfd
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -106,7 +108,7 @@ func (s *sim) finish() {
 	// Integrity: only suspected ranks, and the processes of suspected
 	// daemons, are ever reported.
 	var suspected core.RankSet
-	for r := range s.res.Detections {
+	for _, r := range slices.Sorted(maps.Keys(s.res.Detections)) {
 		suspected.Add(r)
 		if c.IsDaemon(r) {
 			suspected = suspected.Union(c.Hosted(r))
@@ -141,7 +143,8 @@ func (s *sim) finish() {
 			break
 		}
 	}
-	for x, det := range s.res.Detections {
+	for _, x := range slices.Sorted(maps.Keys(s.res.Detections)) {
+		det := s.res.Detections[x]
 		if s.dead[det.By] {
 			continue
 		}
