@@ -115,8 +115,7 @@ func (s *sim) finish() {
 		}
 	}
 	for r, m := range s.ms {
-		rep := reported(m)
-		rep.Each(func(x core.Rank) {
+		eachReported(m, func(x core.Rank) {
 			if !s.dead[x] {
 				s.violate(PropAccuracy, "live %v is in Reported of %v", x, core.Rank(r))
 			}
@@ -130,16 +129,21 @@ func (s *sim) finish() {
 	var anyKnown core.RankSet
 	for r := range s.ms {
 		if s.live(core.Rank(r)) {
-			anyKnown = anyKnown.Union(reported(s.ms[r]))
+			eachReported(s.ms[r], func(x core.Rank) { anyKnown.Add(x) })
 		}
 	}
 	for r := range s.ms {
 		if !s.live(core.Rank(r)) {
 			continue
 		}
-		if !anyKnown.SubsetOf(reported(s.ms[r])) {
-			s.violate(PropAgreement, "%v misses %v that another live entity knows", core.Rank(r),
-				anyKnown.Intersect(complement(reported(s.ms[r]), anyKnown)))
+		var missing core.RankSet
+		anyKnown.Each(func(x core.Rank) {
+			if !knows(s.ms[r], x) {
+				missing.Add(x)
+			}
+		})
+		if !missing.Empty() {
+			s.violate(PropAgreement, "%v misses %v that another live entity knows", core.Rank(r), missing)
 			break
 		}
 	}
@@ -160,25 +164,13 @@ func (s *sim) finish() {
 	s.noteExtra()
 }
 
-// complement lists the members of u not in s.
-func complement(s, u core.RankSet) core.RankSet {
-	var out core.RankSet
-	u.Each(func(x core.Rank) {
-		if !s.Has(x) {
-			out.Add(x)
-		}
-	})
-	return out
-}
-
-func reported(m core.Machine) core.RankSet {
+func eachReported(m core.Machine, f func(core.Rank)) {
 	switch n := m.(type) {
 	case *fd.Daemon:
-		return n.Reported()
+		n.EachReported(f)
 	case *fd.Process:
-		return n.Reported()
+		n.EachReported(f)
 	}
-	return core.RankSet{}
 }
 
 // checkRing is ring repair (P10): every live daemon observes its closest

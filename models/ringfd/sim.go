@@ -295,7 +295,7 @@ func (s *sim) step(t uint64, r core.Rank, ev core.Event) {
 			})
 		}
 	case core.EvTimer:
-		if d, ok := m.(*fd.Daemon); ok && d.Pred() != core.NoRank {
+		if d, ok := m.(*fd.Daemon); ok && ev.Timer == fd.TimerObserve && d.Pred() != core.NoRank {
 			candidates = s.reportSet(d.Pred(), m)
 		}
 	case core.EvSuspect:
@@ -346,11 +346,11 @@ func (s *sim) reportSet(q core.Rank, m core.Machine) []core.Rank {
 	var out []core.Rank
 	if !knows(m, q) {
 		out = append(out, q)
-		s.cfg.Hosted(q).Each(func(x core.Rank) {
-			if !knows(m, x) {
+		for j := 0; j < s.cfg.Procs; j++ {
+			if x := s.cfg.ProcRank(q, j); !knows(m, x) {
 				out = append(out, x)
 			}
-		})
+		}
 	}
 	return out
 }

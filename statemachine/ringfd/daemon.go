@@ -55,11 +55,26 @@ func (n *Daemon) Knows(r core.Rank) bool { return n.reported.Has(r) }
 // Reported is a copy of Reported_d.
 func (n *Daemon) Reported() core.RankSet { return n.reported.Clone() }
 
-// addReported is Reported_i ← Reported_i ∪ m, copying the set.
+// EachReported calls f for each member of Reported_d in ascending order,
+// without copying the set.
+func (n *Daemon) EachReported(f func(core.Rank)) { n.reported.Each(f) }
+
+// addReported is Reported_i ← Reported_i ∪ m. The set is copied on write;
+// when m already holds all of Reported_i it is shared instead (a Fault's set
+// is never changed after it is sent).
 func (n *Daemon) addReported(m core.RankSet) {
-	if !m.SubsetOf(n.reported) {
-		n.reported = n.reported.Union(m)
+	n.reported = union(n.reported, m)
+}
+
+// union is s ∪ m, sharing s or m when one holds the other.
+func union(s, m core.RankSet) core.RankSet {
+	switch {
+	case m.SubsetOf(s):
+		return s
+	case s.SubsetOf(m):
+		return m
 	}
+	return s.Union(m)
 }
 
 // Step applies one event (see the package documentation for the events a

@@ -28,7 +28,8 @@ type HBRequest struct{}
 
 // Fault is the paper's msg of Algorithm 1: a set of failed daemon and
 // process ranks, sent daemon → daemon over the BMG and daemon → hosted
-// process over the star.
+// process over the star. Receivers may keep IDs: it must not be changed
+// once the message is sent (the machines never change a set in place).
 type Fault struct {
 	IDs core.RankSet
 }

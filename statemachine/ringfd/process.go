@@ -28,6 +28,10 @@ func (n *Process) Knows(r core.Rank) bool { return n.reported.Has(r) }
 // Reported is a copy of Reported_p.
 func (n *Process) Reported() core.RankSet { return n.reported.Clone() }
 
+// EachReported calls f for each member of Reported_p in ascending order,
+// without copying the set.
+func (n *Process) EachReported(f func(core.Rank)) { n.reported.Each(f) }
+
 // Step records a Fault from the host daemon. Any other event (a message from
 // another rank, a call, a timer, a suspicion) is an error and changes
 // nothing.
@@ -45,9 +49,7 @@ func (n *Process) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) 
 	if err := checkFault(n.cfg, n.p, m); err != nil {
 		return out, err
 	}
-	if !m.IDs.SubsetOf(n.reported) {
-		n.reported = n.reported.Union(m.IDs)
-	}
+	n.reported = union(n.reported, m.IDs)
 	return out, nil
 }
 
