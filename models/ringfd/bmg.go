@@ -164,3 +164,77 @@ func FaultDiameter(n, f int) (diam int, witness []int, disconnects bool) {
 	rec(1)
 	return diam, witness, disconnects
 }
+
+// Connectivity is the vertex connectivity κ(N) of the BMG, by Menger's
+// theorem: the fewest internally disjoint paths between daemon 0 and a
+// daemon not adjacent to it (the graph is vertex-transitive, so a smallest
+// cut separates 0 from someone). A complete graph (N ≤ 5, N = 7) has N − 1.
+func Connectivity(n int) int {
+	adj := bmgGraph(n)
+	near := make([]bool, n)
+	near[0] = true
+	for _, j := range adj[0] {
+		near[j] = true
+	}
+	k := n - 1
+	for t := 1; t < n; t++ {
+		if !near[t] {
+			k = min(k, disjointPaths(adj, 0, t, k))
+		}
+	}
+	return k
+}
+
+// disjointPaths is the number of internally vertex-disjoint s–t paths,
+// counted up to limit: unit-capacity max flow with every vertex v split
+// into v_in = 2v and v_out = 2v+1.
+func disjointPaths(adj [][]core.Rank, s, t, limit int) int {
+	n := len(adj)
+	type arc struct{ to, rev, cap int }
+	g := make([][]arc, 2*n)
+	add := func(u, v, c int) {
+		g[u] = append(g[u], arc{v, len(g[v]), c})
+		g[v] = append(g[v], arc{u, len(g[u]) - 1, 0})
+	}
+	for v := 0; v < n; v++ {
+		c := 1
+		if v == s || v == t {
+			c = n
+		}
+		add(2*v, 2*v+1, c)
+		for _, w := range adj[v] {
+			add(2*v+1, 2*int(w), 1)
+		}
+	}
+	src, dst := 2*s+1, 2*t
+	flow := 0
+	prev := make([][2]int, 2*n)
+	for flow < limit {
+		for i := range prev {
+			prev[i] = [2]int{-1, -1}
+		}
+		prev[src] = [2]int{src, -1}
+		q := []int{src}
+		for len(q) > 0 && prev[dst][0] < 0 {
+			u := q[0]
+			q = q[1:]
+			for i, a := range g[u] {
+				if a.cap > 0 && prev[a.to][0] < 0 {
+					prev[a.to] = [2]int{u, i}
+					q = append(q, a.to)
+				}
+			}
+		}
+		if prev[dst][0] < 0 {
+			break
+		}
+		for v := dst; v != src; {
+			u, i := prev[v][0], prev[v][1]
+			g[u][i].cap--
+			g[v][g[u][i].rev].cap++
+			v = u
+		}
+		flow++
+	}
+	return flow
+}
