@@ -311,3 +311,54 @@ func TestPaperSec46ConnectivityEqualsDegree(t *testing.T) {
 	t.Logf("κ(N) = deg(N) for every non-complete BMG with 3 ≤ N ≤ %d", limit)
 	t.Logf("%d of these N have deg(N) < 2log2N (the premise admits a cut): %v", len(below), below)
 }
+
+// TestAccuracyBoundary is strong accuracy against the timing assumption
+// (spec P2): heartbeats every δ, delays in [1, Δ] drawn per message, a
+// crash to force mending. Under Model T a false suspicion needs a gap of
+// more than η between the start (or a heartbeat's arrival, or a mending
+// request) and the next counted heartbeat. The worst gaps are δ + Δ at
+// start-up (first heartbeat at δ, delayed Δ), δ + Δ − 1 in steady state,
+// and after a request 2Δ (immediate heartbeat) or δ + 2Δ − 1 (waiting for
+// the tick, RequestWaitsForTick). So accuracy is guaranteed for η ≥
+// max(δ + Δ, 2Δ), resp. η ≥ δ + 2Δ − 1 and η ≥ δ + Δ; the test checks that
+// guarantee over 100 seeds and reports the smallest η at which no seed gave
+// a false suspicion (the measured boundary).
+func TestAccuracyBoundary(t *testing.T) {
+	const delta = 6
+	for _, wait := range []bool{false, true} {
+		for _, dmax := range []uint64{1, 2, 3, 6, 9} {
+			bound := max(delta+dmax, 2*dmax)
+			if wait {
+				bound = max(delta+dmax, delta+2*dmax-1)
+			}
+			measured := uint64(0)
+			for eta := uint64(1); eta <= bound; eta++ {
+				fp := 0
+				for seed := uint64(1); seed <= 100; seed++ {
+					r, err := Run(Params{N: 8, Procs: 1, Fail: []int{3}, Period: delta, Timeout: eta,
+						DelayMin: 1, DelayMax: dmax, RequestWaitsForTick: wait, Seed: seed})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, v := range r.Violations {
+						if strings.HasPrefix(v, PropAccuracy+":") {
+							fp++
+							break
+						}
+					}
+				}
+				if eta == bound && fp > 0 {
+					t.Fatalf("wait=%v δ=%d Δ=%d η=%d: %d seeds with a false suspicion at the guaranteed bound", wait, delta, dmax, eta, fp)
+				}
+				if fp == 0 && measured == 0 {
+					measured = eta
+				}
+				if fp > 0 {
+					measured = 0
+				}
+			}
+			t.Logf("request waits for tick=%-5v δ=%d Δ=%d: no false suspicion in 100 seeds from η=%d; guaranteed from η=%d (η=2δ=%d)",
+				wait, delta, dmax, measured, bound, 2*delta)
+		}
+	}
+}
