@@ -54,13 +54,14 @@ func (n *Daemon) heartbeatTick(out []core.Effect) []core.Effect {
 // one that still believes this daemon is its observer) are ignored.
 // Under TimerReset a counted heartbeat re-arms the timeout: deadline = now
 // + η. Under Freshness it only raises lastSeq, read at the next freshness
-// point.
+// point. A heartbeat that arrives before Start is recorded; the timeout is
+// armed by Start.
 func (n *Daemon) recvHB(from core.Rank, m HB, out []core.Effect) []core.Effect {
 	if from != n.pred || m.Seq <= n.lastSeq {
 		return out
 	}
 	n.lastSeq = m.Seq
-	if n.cfg.Trust == TimerReset {
+	if n.cfg.Trust == TimerReset && n.started {
 		out = append(out, n.observeDelay(n.cfg.Timeout))
 	}
 	return out
