@@ -216,7 +216,7 @@ func (n *Daemon) reliableBroadcast(m core.RankSet, out []core.Effect) []core.Eff
 	if n.cfg.BMG == BMGOMPI {
 		known = known.Union(m)
 	}
-	f := Fault{IDs: m}
+	var f core.Message = Fault{IDs: m} // boxed once for all the sends
 	for _, t := range n.cfg.Targets(n.d, known) {
 		out = append(out, core.Send(t, f))
 	}
