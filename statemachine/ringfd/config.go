@@ -121,6 +121,15 @@ type Config struct {
 	// wait for its next heartbeat tick; by default it sends one heartbeat at
 	// once (see recvHBRequest).
 	RequestWaitsForTick bool
+	// SeqWindow, when not 0, makes heartbeat numbers wrap: they run 1 …
+	// SeqWindow, and a heartbeat counts as fresher than the last one when it
+	// is ahead of it by 1 … SeqWindow/2 (serial-number arithmetic, as TCP
+	// sequence numbers). It keeps a daemon's state finite for exhaustive
+	// checking; with delays bounded by Δ ticks, fewer than ⌈Δ/δ⌉ + 2
+	// heartbeats of one emitter are in flight, so a window above twice that
+	// orders them as unbounded numbers would. Only with TimerReset; 0 (the
+	// default) is unbounded numbers, 2 … 255 otherwise.
+	SeqWindow uint64
 	// Mutant selects a deliberately broken variant (tests and --mutant
 	// only); see Mutants.
 	Mutant mutant.Name
@@ -144,6 +153,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Trust > Freshness {
 		return c, fmt.Errorf("ringfd: unknown trust rule %d", c.Trust)
+	}
+	if c.SeqWindow == 1 || c.SeqWindow > 255 || (c.SeqWindow != 0 && c.Trust != TimerReset) {
+		return c, fmt.Errorf("ringfd: SeqWindow=%d: want 0, or 2 … 255 with the timer-reset trust rule", c.SeqWindow)
 	}
 	if c.BMG > BMGOMPI {
 		return c, fmt.Errorf("ringfd: unknown BMG %d", c.BMG)

@@ -135,8 +135,8 @@ func (n *Daemon) check(ev core.Event) error {
 		}
 		switch m := ev.Msg.(type) {
 		case HB:
-			if m.Seq == 0 {
-				return fmt.Errorf("ringfd: daemon %v: heartbeat with sequence number 0", n.d)
+			if m.Seq == 0 || (c.SeqWindow != 0 && m.Seq > c.SeqWindow) {
+				return fmt.Errorf("ringfd: daemon %v: heartbeat number %d outside 1..%d", n.d, m.Seq, c.SeqWindow)
 			}
 		case HBRequest:
 		case Fault:

@@ -47,6 +47,8 @@ func DecodeNode(b []byte, r core.Rank, cfg Config) (core.Machine, error) {
 		case d.Err() != nil:
 		case n.hbSeq == 0:
 			d.Fail("heartbeat number 0")
+		case c.SeqWindow != 0 && (n.hbSeq > c.SeqWindow || n.lastSeq > c.SeqWindow):
+			d.Fail("heartbeat numbers %d, %d outside the window 1..%d", n.hbSeq, n.lastSeq, c.SeqWindow)
 		case n.fresh != 0 && (c.Trust != Freshness || !n.started):
 			d.Fail("freshness index %d under %v (started=%v)", n.fresh, c.Trust, n.started)
 		case n.pred == core.NoRank && n.lastSeq != 0:

@@ -70,6 +70,7 @@ func testConfigs() []Config {
 		{N: 4, Procs: 1, Trust: Freshness, Period: 2, Timeout: 3},
 		{N: 6, Procs: 0, NoSkip: true, BMG: BMGOMPI, Ring: []core.Rank{3, 1, 0, 5, 2, 4}},
 		{N: 1, Procs: 3},
+		{N: 3, Procs: 1, SeqWindow: 4, RequestWaitsForTick: true},
 	}
 }
 

@@ -128,3 +128,35 @@ func firstFault(effs []core.Effect) Fault {
 	}
 	return Fault{}
 }
+
+// TestSeqWindowOrdersLikeUnboundedNumbers: with a window of W, a daemon's
+// heartbeats, numbered 1 … W and wrapping, are accepted exactly when the
+// unbounded numbers would be, as long as no heartbeat overtakes more than
+// W/2 − 1 later ones.
+func TestSeqWindowOrdersLikeUnboundedNumbers(t *testing.T) {
+	const w = 8
+	c, err := Normalize(Config{N: 4, SeqWindow: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrap := func(x uint64) uint64 { return (x-1)%w + 1 }
+	for last := uint64(1); last < 40; last++ {
+		for seq := last - min(last-1, w/2-1); seq <= last+w/2; seq++ {
+			if got, want := c.fresher(wrap(seq), wrap(last)), seq > last; got != want {
+				t.Fatalf("seq %d (%d) after %d (%d): fresher %v, want %v", seq, wrap(seq), last, wrap(last), got, want)
+			}
+		}
+	}
+	seq := uint64(1)
+	for i := 1; i <= 3*w; i++ {
+		if seq != wrap(uint64(i)) {
+			t.Fatalf("heartbeat %d numbered %d, want %d", i, seq, wrap(uint64(i)))
+		}
+		seq = c.nextSeq(seq)
+	}
+	for _, bad := range []Config{{N: 4, SeqWindow: 1}, {N: 4, SeqWindow: 300}, {N: 4, SeqWindow: 8, Trust: Freshness}} {
+		if _, err := Normalize(bad); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}

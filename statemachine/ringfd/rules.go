@@ -41,7 +41,7 @@ func (n *Daemon) observeDelay(delay uint64) core.Effect { return setTimer(TimerO
 func (n *Daemon) heartbeatTick(out []core.Effect) []core.Effect {
 	if n.obs != core.NoRank {
 		out = append(out, core.Send(n.obs, HB{Seq: n.hbSeq}))
-		n.hbSeq++
+		n.hbSeq = n.cfg.nextSeq(n.hbSeq)
 	}
 	return append(out, setTimer(TimerHeartbeat, n.cfg.Period))
 }
@@ -49,15 +49,15 @@ func (n *Daemon) heartbeatTick(out []core.Effect) []core.Effect {
 // recvHB is the receiving half of the trust rule (§4.5 ¶2): "o knows that
 // d is alive if it has received the heartbeat message m_i or higher".
 // A heartbeat counts only if it comes from pred and is fresher than any
-// received from it (seq > lastSeq; "or higher" makes the rule immune to
-// reordering). Heartbeats from any other daemon (a former predecessor, or
+// received from it (seq > lastSeq, or ahead of it in the window with
+// Config.SeqWindow; "or higher" makes the rule immune to reordering). Heartbeats from any other daemon (a former predecessor, or
 // one that still believes this daemon is its observer) are ignored.
 // Under TimerReset a counted heartbeat re-arms the timeout: deadline = now
 // + η. Under Freshness it only raises lastSeq, read at the next freshness
 // point. A heartbeat that arrives before Start is recorded; the timeout is
 // armed by Start.
 func (n *Daemon) recvHB(from core.Rank, m HB, out []core.Effect) []core.Effect {
-	if from != n.pred || m.Seq <= n.lastSeq {
+	if from != n.pred || !n.cfg.fresher(m.Seq, n.lastSeq) {
 		return out
 	}
 	n.lastSeq = m.Seq
@@ -165,7 +165,7 @@ func (n *Daemon) recvHBRequest(src core.Rank, out []core.Effect) []core.Effect {
 		return out
 	}
 	out = append(out, core.Send(src, HB{Seq: n.hbSeq}))
-	n.hbSeq++
+	n.hbSeq = n.cfg.nextSeq(n.hbSeq)
 	return out
 }
 
@@ -249,4 +249,24 @@ func (n *Daemon) forwarding(m core.RankSet, out []core.Effect) []core.Effect {
 	}
 	n.addReported(m)
 	return out
+}
+
+// nextSeq is the heartbeat number after seq: seq + 1, wrapping to 1 after
+// Config.SeqWindow.
+func (c *Config) nextSeq(seq uint64) uint64 {
+	if c.SeqWindow != 0 && seq >= c.SeqWindow {
+		return 1
+	}
+	return seq + 1
+}
+
+// fresher reports whether heartbeat number seq is fresher than last (0:
+// none received): seq > last, or with Config.SeqWindow W, seq − last mod W
+// in 1 … W/2.
+func (c *Config) fresher(seq, last uint64) bool {
+	if c.SeqWindow == 0 || last == 0 {
+		return seq > last
+	}
+	ahead := (seq + c.SeqWindow - last) % c.SeqWindow
+	return ahead >= 1 && ahead <= c.SeqWindow/2
 }
