@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
 )
 
 // The reproductions of the paper's evaluation (spec §4). Each test computes
@@ -361,4 +363,26 @@ func TestAccuracyBoundary(t *testing.T) {
 				wait, delta, dmax, measured, bound, 2*delta)
 		}
 	}
+}
+
+// TestPaperSec45FreshnessReading is the literal trust rule (Model F,
+// τ'_i = τ_i + η): a crash at c after heartbeat m_j (τ_j = j·δ) is
+// suspected at the freshness point of m_{j+1}, τ_{j+1} + η, so the latency
+// is in (η, η + δ], one δ later than the paper's measured (δ, η].
+func TestPaperSec45FreshnessReading(t *testing.T) {
+	const delta, eta = 100, 200
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for seed := uint64(1); seed <= 30; seed++ {
+		r, err := Run(Params{N: 64, Procs: 1, Fail: []int{17}, Period: delta, Timeout: eta, ZeroDelay: true,
+			Trust: fd.Freshness, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(lastHB(r.CrashAt, delta) + delta + eta - r.CrashAt)
+		if r.DetectionLatency != want || len(r.Violations) != 0 {
+			t.Fatalf("seed %d: latency %d, want %d; %v", seed, r.DetectionLatency, want, r.Violations)
+		}
+		lo, hi = min(lo, r.DetectionLatency), max(hi, r.DetectionLatency)
+	}
+	t.Logf("freshness points, δ=%d η=%d: detection latency %d … %d ticks, in (η, η+δ]", delta, eta, lo, hi)
 }
