@@ -10,6 +10,7 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
 	model "github.com/ftkernel/ftkernel/models/ringfd"
 	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
 )
@@ -23,7 +24,7 @@ import (
 //	    daemons reached in fewer hops than their depth in the binomial
 //	    spanning tree rooted at `from`, and the Fault sends of one broadcast
 //	    from `from` reaching every live daemon.
-//	run n=8 procs=1 period=2 timeout=4 [delay=0] [noskip] [freshness] [waittick]
+//	run n=8 procs=1 period=2 timeout=4 [delay=0] [noskip] [freshness] [waittick] [mutant=name]
 //	crash <rank> at=<tick>
 //	    simulates the scenario (models/ringfd) and prints the notable steps,
 //	    the final ring, what every live entity knows, the counts and the
@@ -133,6 +134,11 @@ func runCmd(t *testing.T, td *datadriven.TestData) string {
 		Period: uint64(intArg(t, td, "period", 2)), Timeout: uint64(intArg(t, td, "timeout", 4)),
 		NoSkip: td.HasArg("noskip"), RequestWaitsForTick: td.HasArg("waittick"), Trace: true,
 		Horizon: uint64(intArg(t, td, "horizon", 0)),
+	}
+	if td.HasArg("mutant") {
+		var m string
+		td.ScanArgs(t, "mutant", &m)
+		p.Mutant = mutant.Name(m)
 	}
 	if td.HasArg("freshness") {
 		p.Trust = fd.Freshness
