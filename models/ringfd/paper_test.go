@@ -386,3 +386,27 @@ func TestPaperSec45FreshnessReading(t *testing.T) {
 	}
 	t.Logf("freshness points, δ=%d η=%d: detection latency %d … %d ticks, in (η, η+δ]", delta, eta, lo, hi)
 }
+
+// TestPaperSec55TelephoneCoverage is spec Q12 / open point 7: in a
+// telephone model (one send per time unit, one unit per message) the
+// coverage time of a broadcast from daemon 0 under the loop's interleaved
+// order, the literal loop (duplicates take slots) and §4.6's tree-first
+// order, against the lower bound log2 N (informed daemons at most double
+// per unit). Checked against a hand count at N = 4: interleaved sends of 0
+// are 1, 3, 2: 1 and 3 at time 1 and 2, 2 at 2 by 0's third send (t = 3)
+// or by 1's first (+1, t = 2): coverage 2.
+func TestPaperSec55TelephoneCoverage(t *testing.T) {
+	if got := TelephoneCoverage(4, 0, Interleaved, false); got != 2 {
+		t.Fatalf("N=4 interleaved: %d, hand count 2", got)
+	}
+	for _, n := range []int{8, 12, 16, 32, 64, 128, 256, 1024} {
+		il := TelephoneCoverage(n, 0, Interleaved, false)
+		lit := TelephoneCoverage(n, 0, Interleaved, true)
+		tf := TelephoneCoverage(n, 0, TreeFirst, false)
+		lb := bits.Len(uint(n - 1))
+		if il < lb || tf < lb || lit < lb {
+			t.Fatalf("N=%d: coverage %d/%d/%d below log2 N = %d", n, il, lit, tf, lb)
+		}
+		t.Logf("N=%4d ⌈log2 N⌉=%2d: telephone coverage interleaved %d, literal loop %d, tree first %d", n, lb, il, lit, tf)
+	}
+}
