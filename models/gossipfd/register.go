@@ -1,0 +1,159 @@
+package gossipfd
+
+import (
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/registry"
+	fd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
+)
+
+func init() {
+	registry.Register(&registry.Protocol{
+		Name:     "gossipfd",
+		Doc:      "gossip heartbeat failure detectors of P2P-MPI (Genaud, Rattanapoka §5): random, RR, BRR, DBRR, with the ping phase, in the synchronous round model",
+		Define:   defineCheck,
+		Mutants:  mutantInfos(),
+		Simulate: simulateGossipfd,
+	})
+}
+
+// mutantInfos lists the test-only broken variants of --mutant.
+func mutantInfos() []registry.MutantInfo {
+	docs := map[mutant.Name]string{
+		fd.MutantBRROffset2r:       "BRR (Eq. 4) offsets 2^r instead of 2^(r−1)",
+		fd.MutantDBRRSameDirection: "DBRR (Eq. 5) second half clockwise again",
+		fd.MutantMergeLastReceived: "merge adopts the received entries instead of the maximum (Fig. 11)",
+		fd.MutantCleanupGE:         "suspect when g − lastInc ≥ T_cleanup instead of >",
+		fd.MutantPingNeverAnswers:  "a host never answers PING (§5.3's consensus phase is void)",
+	}
+	out := make([]registry.MutantInfo, 0, len(fd.Mutants))
+	for _, m := range fd.Mutants {
+		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
+	}
+	return out
+}
+
+// defineCheck is `ftcheck check gossipfd --variant random|rr|brr|dbrr --n N
+// --crashes F --cleanup C [--ping=true|false] [--symmetry]`: every crash
+// choice within the budget, in the synchronous round model (checker/env
+// has no bounded-delay timing yet). C is in rounds of T_gossip (0: the
+// paper's setting, PaperCleanup with CleanupMargin).
+func defineCheck(fs *flag.FlagSet) registry.Builder {
+	variant := fs.String("variant", "brr", "destination function: random, rr, brr or dbrr")
+	n := fs.Int("n", 4, "number of hosts")
+	crashes := fs.Int("crashes", 1, "crash budget F: at most F hosts crash, each before any round of the crash window")
+	cleanup := fs.Int("cleanup", 0, "T_cleanup in rounds of T_gossip (0: the paper's setting: DBRR 3⌈log2 n⌉, BRR 2⌈log2 n⌉, RR T_min + ⌈log2 n⌉)")
+	ping := fs.Bool("ping", true, "the consensus (ping) phase of §5.3 before a declaration")
+	pong := fs.String("on-pong", "refresh", "what a successful ping does: refresh (restart the timeout) or withdraw (only drop the suspicion)")
+	routing := fs.String("routing", "fixed", "fixed (Eqs. 3–5 over all n) or live (over the hosts not declared)")
+	window := fs.Int("window", 0, "crashes happen before rounds 1…window (0: two cycles)")
+	horizon := fs.Int("horizon", 0, "rounds run (0: window + T_cleanup + two cycles + 2)")
+	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash (0: T_cleanup + two cycles + 1)")
+	seed := fs.Uint64("seed", 1, "random variant: seed of the partner plan")
+	timing := fs.String("timing", "rounds", "rounds (the synchronous round model, every crash choice) or bounded (checker/env bounded delay: every order of every tick's steps, delays in [1, Δ] ticks; needs --max-rounds)")
+	delta := fs.Int("delta", 1, "with --timing bounded: message delay bound Δ in ticks")
+	tgossip := fs.Uint64("t-gossip", 4, "with --timing bounded: T_gossip in ticks")
+	pingTimeout := fs.Uint64("ping-timeout", 3, "with --timing bounded: ping timeout in ticks (> 2Δ, < T_gossip)")
+	maxRounds := fs.Uint64("max-rounds", 8, "with --timing bounded: gossip rounds each host runs")
+	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
+	return func() (registry.Runner, error) {
+		v, err := fd.ParseVariant(*variant)
+		if err != nil {
+			return nil, err
+		}
+		if *n < 2 || *n > 16 {
+			return nil, fmt.Errorf("--n %d: exhaustive checking is for 2 ≤ n ≤ 16 (use ftcheck simulate gossipfd beyond)", *n)
+		}
+		c := fd.Config{N: *n, Variant: v, Cleanup: uint64(*cleanup), Ping: *ping, Mutant: mutant.Name(*mut)}
+		switch *pong {
+		case "refresh":
+		case "withdraw":
+			c.OnPong = fd.PongWithdrawOnly
+		default:
+			return nil, fmt.Errorf("--on-pong %q: want refresh or withdraw", *pong)
+		}
+		switch *routing {
+		case "fixed":
+		case "live":
+			c.Routing = fd.RouteLive
+		default:
+			return nil, fmt.Errorf("--routing %q: want fixed or live", *routing)
+		}
+		params := map[string]string{}
+		fs.VisitAll(func(f *flag.Flag) {
+			switch f.Name {
+			case "variant", "n", "crashes", "cleanup", "ping", "on-pong", "routing", "window", "horizon", "detect-bound", "seed", "mutant",
+				"timing", "delta", "t-gossip", "ping-timeout", "max-rounds":
+				params[f.Name] = f.Value.String()
+			}
+		})
+		cyc := fd.Cycle(v, *n)
+		if v == fd.Random {
+			if c.Plan, err = RandomPlan(*n, RandomPlanRounds, *seed); err != nil {
+				return nil, err
+			}
+			cyc = RandomPlanRounds / 4
+		}
+		if c.Cleanup == 0 {
+			if v == fd.Random {
+				return nil, fmt.Errorf("--cleanup: the random variant has no paper setting; give T_cleanup in rounds")
+			}
+			C, _ := fd.PaperCleanup(v, *n, fd.CleanupMargin)
+			c.Cleanup = uint64(C)
+		}
+		switch *timing {
+		case "rounds":
+		case "bounded":
+			c.TGossip, c.PingTimeout, c.MaxRounds = *tgossip, *pingTimeout, *maxRounds
+			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta})
+			if err != nil {
+				return nil, err
+			}
+			return registry.Erase(m, "gossipfd", params), nil
+		default:
+			return nil, fmt.Errorf("--timing %q: want rounds or bounded", *timing)
+		}
+		cc := CheckConfig{Node: c, Crashes: *crashes, CrashWindow: *window, Horizon: *horizon, DetectBound: *bound}
+		if cc.CrashWindow == 0 {
+			cc.CrashWindow = 2 * cyc
+		}
+		if cc.DetectBound == 0 {
+			cc.DetectBound = int(c.Cleanup) + 2*cyc + 1
+		}
+		if cc.Horizon == 0 {
+			cc.Horizon = cc.CrashWindow + cc.DetectBound + 1
+		}
+		m, err := NewCheckModel(cc)
+		if err != nil {
+			return nil, err
+		}
+		if !m.SymmetryValid() {
+			return registry.Erase[*RoundState](noSymmetry{m}, "gossipfd", params), nil
+		}
+		return registry.Erase[*RoundState](m, "gossipfd", params), nil
+	}
+}
+
+// noSymmetry hides CheckModel's Canonical where rotation is not a symmetry
+// (the random plan names hosts).
+type noSymmetry struct{ checker.Model[*RoundState] }
+
+// simulateGossipfd is `ftcheck simulate gossipfd`: the analyses of
+// DefineSimulate.
+func simulateGossipfd(fs *flag.FlagSet) registry.SimBuilder {
+	run := DefineSimulate(fs)
+	return func(progress func(string)) (*registry.SimReport, error) {
+		t0 := time.Now()
+		figs, text, err := run()
+		if err != nil {
+			return nil, err
+		}
+		seed, _ := fs.Lookup("seed").Value.(flag.Getter).Get().(uint64)
+		return &registry.SimReport{Model: "gossipfd", Mode: "analysis", Seed: seed, Seconds: time.Since(t0).Seconds(),
+			Violations: []registry.ViolationRef{}, Figures: figs, Text: text}, nil
+	}
+}

@@ -1,0 +1,43 @@
+package gossipfd
+
+import "github.com/ftkernel/ftkernel/core"
+
+// Rotate returns the state of host (self + c) mod N in the world renamed by
+// s ↦ s + c mod N: every table entry, round and set moves with its host.
+// RR, BRR and DBRR route by ring distance only (Eqs. 3–5), so when
+// Config.RotationInvariant holds, a run renamed this way is a run; the model
+// checker's rotation symmetry is built on it.
+func (n *Node) Rotate(c int) *Node {
+	N := n.cfg.N
+	c = ((c % N) + N) % N
+	m := n.clone()
+	m.self = core.Rank((int(n.self) + c) % N)
+	for x := range N {
+		m.hb[(x+c)%N] = n.hb[x]
+		m.lastInc[(x+c)%N] = n.lastInc[x]
+	}
+	m.suspected = rotateSet(n.suspected, c, N)
+	m.declared = rotateSet(n.declared, c, N)
+	return m
+}
+
+// RotateMessage renames the host ids inside m by s ↦ s + c mod n (only a
+// GOSSIP table names hosts, by position).
+func RotateMessage(m core.Message, c, n int) core.Message {
+	g, ok := m.(Gossip)
+	if !ok {
+		return m
+	}
+	c = ((c % n) + n) % n
+	t := make([]uint64, len(g.Table))
+	for x, h := range g.Table {
+		t[(x+c)%n] = h
+	}
+	return Gossip{Table: t}
+}
+
+func rotateSet(s core.RankSet, c, n int) core.RankSet {
+	var out core.RankSet
+	s.Each(func(x core.Rank) { out.Add(core.Rank((int(x) + c) % n)) })
+	return out
+}
