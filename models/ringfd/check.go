@@ -7,6 +7,7 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/props"
 	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
 )
 
@@ -15,10 +16,8 @@ import (
 // [--bmg paper|ompi] [--skip=true|false]`. Times are in ticks.
 type CheckParams struct {
 	N, Procs, Crashes int
-	// Delta is the delay bound Δ in ticks. The environment on main is
-	// asynchronous (no clock: any timer may fire before any message), so
-	// Delta only sizes the heartbeat-number window until env's bounded-delay
-	// mode is merged.
+	// Delta is the delay bound Δ: every message is delivered within [t+1,
+	// t+Δ] of its send at t (env.BoundedDelay).
 	Delta           int
 	Period, Timeout uint64
 	BMG             fd.BMG
@@ -41,11 +40,11 @@ func (p CheckParams) Config() fd.Config {
 		RequestWaitsForTick: p.RequestWaits, SeqWindow: p.seqWindow(), Mutant: p.Mutant}
 }
 
-// NewCheckModel is the environment over every daemon and process of p,
-// asynchronous: timers are abstract and may fire before any message, so
-// heartbeat timeouts can always be premature and strong accuracy is
-// expected to fail (its smallest counterexample is the shortest false
-// suspicion); the properties checked are those that need no timing. Crashes (at most p.Crashes, at any step) strike daemons
+// NewCheckModel is the bounded-delay environment (env.BoundedDelay: a
+// clock in ticks, timers at their deadline, re-arming a timer replaces its
+// deadline, every message delivered within Δ ticks, every order of a
+// tick's steps explored) over every daemon and process of p. Heartbeat
+// numbers wrap (Config.SeqWindow) so that the state space is finite. Crashes (at most p.Crashes, at any step) strike daemons
 // only: a daemon's processes die with it (they count as dead in every
 // property), and single process failures, whose local detection is
 // immediate (§4.4) and starts the same broadcast, are left to the simulator:
@@ -72,7 +71,7 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 	c := &cfg
 	return env.New(env.Config{
 		Name: "ringfd", N: ranks, Crashes: p.Crashes, Network: p.Network,
-		Detector:  env.DetectorNone,
+		Timing: env.BoundedDelay, Delta: p.Delta, Detector: env.DetectorNone,
 		Survivors: survivors, Schedules: [][][]core.Input{sched},
 		NewNode: func(r core.Rank, _ int) core.Machine {
 			m, _ := fd.New(r, *c)
@@ -91,31 +90,43 @@ func dead(c *fd.Config, w *env.World, r core.Rank) bool {
 	return w.Crashed(c.Host(r))
 }
 
-// CheckProperties are the detector's properties over asynchronous env
-// worlds (issue 11): forward-at-most-once, and strong accuracy marked
-// ExpectFail (heartbeat detectors need timing assumptions).
-// Completeness and ring repair are liveness properties over infinite runs
-// (heartbeats never stop); the simulator checks them, and
-// CompletenessCheck and RingRepairCheck are their state predicates for an
-// environment with a clock and lasso detection.
+// CheckProperties are the detector's properties over bounded-delay env
+// worlds (issue 11). A process of a crashed daemon is dead (it never crashes
+// in env, being a survivor), so "p suspects q" reads Reported_p ∋ q and,
+// for a daemon q, also every process of q; a dead process is never "live".
 func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
+	suspects := func(w *env.World, p, q core.Rank) bool {
+		n := w.Node(p)
+		if !knows(n, q) {
+			return false
+		}
+		if c.IsProcess(q) {
+			return !w.Crashed(c.Host(q)) // a dead process counts as crashed: never a false suspicion
+		}
+		for j := 0; j < c.Procs; j++ {
+			if !knows(n, c.ProcRank(q, j)) {
+				return false
+			}
+		}
+		return true
+	}
+	accuracy := props.StrongAccuracy(PropAccuracy,
+		"no live daemon or process is in any Reported set (strong accuracy; needs η above the heartbeat gap plus the delay bound, and above a mending request's round trip)",
+		func(w *env.World, p, q core.Rank) bool {
+			if c.IsProcess(q) {
+				return knows(w.Node(p), q) && !w.Crashed(c.Host(q))
+			}
+			return knows(w.Node(p), q)
+		})
+	accuracy.Stable = true
 	return []checker.Property[*env.World]{
-		{Name: PropAccuracy, Kind: checker.Invariant, ExpectFail: true,
-			Doc: "no live daemon or process is in any Reported set (strong accuracy; fails without a delay bound: expected to fail here)",
-			Check: func(w *env.World) error {
-				for r := 0; r < w.N(); r++ {
-					var bad error
-					eachReported(w.Node(core.Rank(r)), func(x core.Rank) {
-						if bad == nil && !dead(c, w, x) {
-							bad = fmt.Errorf("live %v is in Reported of %v", x, core.Rank(r))
-						}
-					})
-					if bad != nil {
-						return bad
-					}
-				}
-				return nil
-			}},
+		accuracy,
+		props.StrongCompleteness(PropCompleteness,
+			"every crashed daemon, with its processes, is eventually in Reported at every live daemon and every process of a live daemon (strong completeness, §4.4–4.6)",
+			suspects, func(w *env.World, p, q core.Rank) bool { return !dead(c, w, p) }),
+		{Name: PropRingRepair, Kind: checker.Eventually,
+			Doc:   "every live daemon eventually observes its closest live ring predecessor and is its observer (§4.5, Fig. 3)",
+			Check: func(w *env.World) error { return ringRepaired(c, w) }},
 		{Name: PropForwardOnce, Kind: checker.Transition,
 			Doc: "a daemon broadcasts only when it learns a new id (FORWARDING's guard, §4.6 (3): every daemon forwards each failure once)",
 			CheckStep: func(prev *env.World, _ checker.Action, next *env.World) error {
@@ -165,31 +176,3 @@ func ringRepaired(c *fd.Config, w *env.World) error {
 	}
 	return nil
 }
-
-// CompletenessCheck is strong completeness as a state predicate: every
-// crashed daemon and each of its processes is in Reported at every live
-// daemon and every process of a live daemon.
-func CompletenessCheck(c *fd.Config, w *env.World) error {
-	for r := 0; r < w.N(); r++ {
-		if dead(c, w, core.Rank(r)) {
-			continue
-		}
-		for d := 0; d < c.N; d++ {
-			if !w.Crashed(core.Rank(d)) {
-				continue
-			}
-			if !knows(w.Node(core.Rank(r)), core.Rank(d)) {
-				return fmt.Errorf("%v does not know that %v crashed", core.Rank(r), core.Rank(d))
-			}
-			for j := 0; j < c.Procs; j++ {
-				if !knows(w.Node(core.Rank(r)), c.ProcRank(core.Rank(d), j)) {
-					return fmt.Errorf("%v does not know that the processes of %v died", core.Rank(r), core.Rank(d))
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// RingRepairCheck is ring repair as a state predicate (ringRepaired).
-func RingRepairCheck(c *fd.Config, w *env.World) error { return ringRepaired(c, w) }

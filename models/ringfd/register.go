@@ -15,7 +15,7 @@ import (
 func init() {
 	registry.Register(&registry.Protocol{
 		Name:     "ringfd",
-		Doc:      "observation-ring failure detector with mending and the two-level BMG broadcast (Zhong et al., EuroMPI'19 §4.4–4.6)",
+		Doc:      "observation-ring failure detector with mending and the two-level BMG broadcast (Zhong et al., EuroMPI'19 §4.4–4.6), bounded delay",
 		Define:   defineCheck,
 		Mutants:  mutantInfos(),
 		Simulate: defineSimulate,
@@ -48,7 +48,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	n := fs.Int("n", 4, "number of daemons N")
 	procs := fs.Int("procs", 1, "application processes per daemon (they die with their daemon)")
 	crashes := fs.Int("crashes", 1, "crash budget: at most this many daemons crash, at any step")
-	delta := fs.Int("delta", 1, "delay bound Δ in ticks (sizes the heartbeat-number window; the environment is asynchronous until env's bounded-delay mode is on main)")
+	delta := fs.Int("delta", 1, "delay bound Δ in ticks: a message sent at tick t arrives in [t+1, t+Δ]")
 	period := fs.Uint64("period", 2, "heartbeat period δ in ticks")
 	timeout := fs.Uint64("timeout", 4, "timeout η in ticks")
 	bmg := fs.String("bmg", "paper", "broadcast topology: paper (Algorithm 1) or ompi (Open MPI)")
