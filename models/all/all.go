@@ -10,5 +10,6 @@ import (
 	_ "github.com/ftkernel/ftkernel/models/era"
 	_ "github.com/ftkernel/ftkernel/models/gossipfd"
 	_ "github.com/ftkernel/ftkernel/models/replica"
+	_ "github.com/ftkernel/ftkernel/models/ringfd"
 	_ "github.com/ftkernel/ftkernel/models/twophase"
 )

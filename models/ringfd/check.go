@@ -1,0 +1,178 @@
+package ringfd
+
+import (
+	"fmt"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/props"
+	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
+)
+
+// CheckParams is one exhaustive-check model, the flags of `ftcheck check
+// ringfd --n N --procs P --crashes F --delta D --period δ --timeout η
+// [--bmg paper|ompi] [--skip=true|false]`. Times are in ticks.
+type CheckParams struct {
+	N, Procs, Crashes int
+	// Delta is the delay bound Δ: every message is delivered within [t+1,
+	// t+Δ] of its send at t (env.BoundedDelay).
+	Delta           int
+	Period, Timeout uint64
+	BMG             fd.BMG
+	NoSkip          bool
+	Network         env.Network
+	RequestWaits    bool
+	Mutant          mutant.Name
+}
+
+// seqWindow is a heartbeat-number window wide enough for Δ and δ: fewer
+// than ⌈Δ/δ⌉ + 2 heartbeats of one emitter are ever in flight.
+func (p CheckParams) seqWindow() uint64 {
+	inFlight := (uint64(p.Delta)+p.Period-1)/p.Period + 2
+	return min(255, max(4, 2*inFlight+2))
+}
+
+// Config is the detector configuration of p.
+func (p CheckParams) Config() fd.Config {
+	return fd.Config{N: p.N, Procs: p.Procs, Period: p.Period, Timeout: p.Timeout, BMG: p.BMG, NoSkip: p.NoSkip,
+		RequestWaitsForTick: p.RequestWaits, SeqWindow: p.seqWindow(), Mutant: p.Mutant}
+}
+
+// NewCheckModel is the bounded-delay environment (env.BoundedDelay: a
+// clock in ticks, timers at their deadline, re-arming a timer replaces its
+// deadline, every message delivered within Δ ticks, every order of a
+// tick's steps explored) over every daemon and process of p. Heartbeat
+// numbers wrap (Config.SeqWindow) so that the state space is finite. Crashes (at most p.Crashes, at any step) strike daemons
+// only: a daemon's processes die with it (they count as dead in every
+// property), and single process failures, whose local detection is
+// immediate (§4.4) and starts the same broadcast, are left to the simulator:
+// processes are env survivors and the env's detector is off (daemons detect
+// each other by heartbeats only).
+func NewCheckModel(p CheckParams) (*env.Model, error) {
+	cfg, err := fd.Normalize(p.Config())
+	if err != nil {
+		return nil, err
+	}
+	if p.Crashes < 0 || p.Crashes >= p.N {
+		return nil, fmt.Errorf("ringfd: --crashes %d: want 0 … N−1 = %d (one daemon survives)", p.Crashes, p.N-1)
+	}
+	ranks := cfg.Ranks()
+	start := []core.Input{fd.Start{}}
+	sched := make([][]core.Input, ranks)
+	for d := 0; d < p.N; d++ {
+		sched[d] = start
+	}
+	var survivors []core.Rank
+	for r := p.N; r < ranks; r++ {
+		survivors = append(survivors, core.Rank(r))
+	}
+	c := &cfg
+	return env.New(env.Config{
+		Name: "ringfd", N: ranks, Crashes: p.Crashes, Network: p.Network,
+		Timing: env.BoundedDelay, Delta: p.Delta, Detector: env.DetectorNone,
+		Survivors: survivors, Schedules: [][][]core.Input{sched},
+		NewNode: func(r core.Rank, _ int) core.Machine {
+			m, _ := fd.New(r, *c)
+			return m
+		},
+		Properties: CheckProperties(c),
+	})
+}
+
+// dead reports whether rank r is dead in w: a crashed daemon, or a process
+// of one.
+func dead(c *fd.Config, w *env.World, r core.Rank) bool {
+	if c.IsDaemon(r) {
+		return w.Crashed(r)
+	}
+	return w.Crashed(c.Host(r))
+}
+
+// CheckProperties are the detector's properties over bounded-delay env
+// worlds (issue 11). A process of a crashed daemon is dead (it never crashes
+// in env, being a survivor), so "p suspects q" reads Reported_p ∋ q and,
+// for a daemon q, also every process of q; a dead process is never "live".
+func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
+	suspects := func(w *env.World, p, q core.Rank) bool {
+		n := w.Node(p)
+		if !knows(n, q) {
+			return false
+		}
+		if c.IsProcess(q) {
+			return !w.Crashed(c.Host(q)) // a dead process counts as crashed: never a false suspicion
+		}
+		for j := 0; j < c.Procs; j++ {
+			if !knows(n, c.ProcRank(q, j)) {
+				return false
+			}
+		}
+		return true
+	}
+	accuracy := props.StrongAccuracy(PropAccuracy,
+		"no live daemon or process is in any Reported set (strong accuracy; needs η above the heartbeat gap plus the delay bound, and above a mending request's round trip)",
+		func(w *env.World, p, q core.Rank) bool {
+			if c.IsProcess(q) {
+				return knows(w.Node(p), q) && !w.Crashed(c.Host(q))
+			}
+			return knows(w.Node(p), q)
+		})
+	accuracy.Stable = true
+	return []checker.Property[*env.World]{
+		accuracy,
+		props.StrongCompleteness(PropCompleteness,
+			"every crashed daemon, with its processes, is eventually in Reported at every live daemon and every process of a live daemon (strong completeness, §4.4–4.6)",
+			suspects, func(w *env.World, p, q core.Rank) bool { return !dead(c, w, p) }),
+		{Name: PropRingRepair, Kind: checker.Eventually,
+			Doc:   "every live daemon eventually observes its closest live ring predecessor and is its observer (§4.5, Fig. 3)",
+			Check: func(w *env.World) error { return ringRepaired(c, w) }},
+		{Name: PropForwardOnce, Kind: checker.Transition,
+			Doc: "a daemon broadcasts only when it learns a new id (FORWARDING's guard, §4.6 (3): every daemon forwards each failure once)",
+			CheckStep: func(prev *env.World, _ checker.Action, next *env.World) error {
+				a := next.LastActor()
+				if a < 0 || !c.IsDaemon(a) {
+					return nil
+				}
+				sent := false
+				for _, e := range next.LastEffects() {
+					if _, ok := e.Msg.(fd.Fault); ok && e.Kind == core.EffSend {
+						sent = true
+					}
+				}
+				if !sent {
+					return nil
+				}
+				grew := false
+				eachReported(next.Node(a), func(x core.Rank) { grew = grew || !knows(prev.Node(a), x) })
+				if !grew {
+					return fmt.Errorf("%v sent a FAULT without learning anything new", a)
+				}
+				return nil
+			}},
+	}
+}
+
+// ringRepaired is ring repair over an env world.
+func ringRepaired(c *fd.Config, w *env.World) error {
+	for d := 0; d < c.N; d++ {
+		if w.Crashed(core.Rank(d)) {
+			continue
+		}
+		want := c.RingPred(core.Rank(d))
+		for want != core.Rank(d) && w.Crashed(want) {
+			want = c.RingPred(want)
+		}
+		if want == core.Rank(d) {
+			want = core.NoRank
+		}
+		n := w.Node(core.Rank(d)).(*fd.Daemon)
+		if n.Pred() != want {
+			return fmt.Errorf("%v observes %v, not its closest live predecessor %v", core.Rank(d), n.Pred(), want)
+		}
+		if want != core.NoRank && w.Node(want).(*fd.Daemon).Obs() != core.Rank(d) {
+			return fmt.Errorf("%v sends heartbeats to %v, not to %v", want, w.Node(want).(*fd.Daemon).Obs(), core.Rank(d))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package ringfd
+
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/registry"
+	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
+)
+
+func init() {
+	registry.Register(&registry.Protocol{
+		Name:     "ringfd",
+		Doc:      "observation-ring failure detector with mending and the two-level BMG broadcast (Zhong et al., EuroMPI'19 §4.4–4.6), bounded delay",
+		Define:   defineCheck,
+		Mutants:  mutantInfos(),
+		Simulate: defineSimulate,
+	})
+}
+
+// mutantInfos lists the test-only broken variants of --mutant.
+func mutantInfos() []registry.MutantInfo {
+	docs := map[mutant.Name]string{
+		fd.MutantNoMending:         "an observer that detects its predecessor dead adopts no new one (§4.5 ¶3 skipped)",
+		fd.MutantObserveSuccessor:  "daemon d expects heartbeats from d+1 instead of d−1",
+		fd.MutantMendShortTimeout:  "mending never skips reported daemons and gives the new predecessor 1 tick",
+		fd.MutantForwardAlways:     "FORWARDING without its guard msg ⊄ Reported: a message storm",
+		fd.MutantForwardNever:      "a daemon records a FAULT but never forwards it",
+		fd.MutantBMGPositiveOnly:   "ReliableBroadcast sends to i + 2^k only, not i − 2^k",
+		fd.MutantHostedNotReported: "StartPropagation of a daemon omits Hosted{Eid}",
+	}
+	out := make([]registry.MutantInfo, 0, len(fd.Mutants))
+	for _, m := range fd.Mutants {
+		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
+	}
+	return out
+}
+
+// checkFlags are the flags of `ftcheck check ringfd`.
+var checkFlagNames = []string{"n", "procs", "crashes", "delta", "period", "timeout", "bmg", "skip", "network",
+	"request-waits-for-tick", "mutant"}
+
+func defineCheck(fs *flag.FlagSet) registry.Builder {
+	n := fs.Int("n", 4, "number of daemons N")
+	procs := fs.Int("procs", 1, "application processes per daemon (they die with their daemon)")
+	crashes := fs.Int("crashes", 1, "crash budget: at most this many daemons crash, at any step")
+	delta := fs.Int("delta", 1, "delay bound Δ in ticks: a message sent at tick t arrives in [t+1, t+Δ]")
+	period := fs.Uint64("period", 2, "heartbeat period δ in ticks")
+	timeout := fs.Uint64("timeout", 4, "timeout η in ticks")
+	bmg := fs.String("bmg", "paper", "broadcast topology: paper (Algorithm 1) or ompi (Open MPI)")
+	skip := fs.Bool("skip", true, "mending skips daemons already in Reported (§4.5)")
+	network := fs.String("network", "unordered", "network: unordered (multiset) or fifo (per pair)")
+	wait := fs.Bool("request-waits-for-tick", false, "a daemon asked for heartbeats waits for its next tick")
+	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
+	return func() (registry.Runner, error) {
+		p := CheckParams{N: *n, Procs: *procs, Crashes: *crashes, Delta: *delta, Period: *period, Timeout: *timeout,
+			NoSkip: !*skip, RequestWaits: *wait, Mutant: mutant.Name(*mut)}
+		var err error
+		if p.BMG, err = fd.ParseBMG(*bmg); err != nil {
+			return nil, err
+		}
+		if p.Network, err = env.ParseNetwork(*network); err != nil {
+			return nil, fmt.Errorf("--network %q: want unordered or fifo", *network)
+		}
+		if p.Mutant != mutant.None && !slices.Contains(fd.Mutants, p.Mutant) {
+			return nil, fmt.Errorf("--mutant %q: unknown ringfd mutant (see ftcheck list)", *mut)
+		}
+		if p.N > 8 {
+			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate ringfd)", p.N)
+		}
+		m, err := NewCheckModel(p)
+		if err != nil {
+			return nil, err
+		}
+		own := map[string]string{}
+		for _, name := range checkFlagNames {
+			own[name] = fs.Lookup(name).Value.String()
+		}
+		return registry.Erase(m, "ringfd", own), nil
+	}
+}
+
+// defineSimulate is `ftcheck simulate ringfd`: one run of the discrete-event
+// simulator (Run), its report flattened into the JSON summary.
+func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
+	build := BindSimulate(fs)
+	return func(progress func(string)) (*registry.SimReport, error) {
+		p, err := build()
+		if err != nil {
+			return nil, err
+		}
+		r, err := Run(p)
+		if err != nil {
+			return nil, err
+		}
+		rep := &registry.SimReport{Model: "ringfd", Mode: "discrete-event", Seed: r.Seed, Seconds: r.Seconds,
+			Violations: []registry.ViolationRef{}, Figures: map[string]any{
+				"messages_daemon":     r.MessagesDaemon,
+				"messages_process":    r.MessagesProcess,
+				"messages_heartbeat":  r.MessagesHeartbeat,
+				"messages_request":    r.MessagesRequest,
+				"hops_max":            r.HopsMax,
+				"detection_latency":   r.DetectionLatency,
+				"propagation_latency": r.PropagationLatency,
+				"violation_details":   r.Violations,
+				"ticks":               r.Ticks,
+				"crash_at":            r.CrashAt,
+			}}
+		for _, v := range r.Violations {
+			prop, _, _ := strings.Cut(v, ":")
+			rep.Violations = append(rep.Violations, registry.ViolationRef{Property: prop})
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "N=%d daemons, %d processes each; crashes at tick %d; simulated to tick %d\n", p.N, p.Procs, r.CrashAt, r.Ticks)
+		fmt.Fprintf(&b, "messages: %d daemon→daemon FAULT, %d daemon→process FAULT, %d heartbeats, %d requests\n",
+			r.MessagesDaemon, r.MessagesProcess, r.MessagesHeartbeat, r.MessagesRequest)
+		fmt.Fprintf(&b, "hops_max %d, detection latency %d ticks, propagation latency %d ticks\n", r.HopsMax, r.DetectionLatency, r.PropagationLatency)
+		if len(r.Violations) == 0 {
+			b.WriteString("all checked properties hold\n")
+		}
+		for _, v := range r.Violations {
+			fmt.Fprintf(&b, "VIOLATION %s\n", v)
+		}
+		rep.Text = b.String()
+		return rep, nil
+	}
+}
