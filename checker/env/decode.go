@@ -92,7 +92,6 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	w.clock = int(clock)
 	procs := make([]*proc, N)
 	var sched []byte
-	var schedLen []int
 	for i := range procs {
 		p, s, err := m.decodeProc(d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
 		if err != nil {
@@ -100,7 +99,6 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		}
 		procs[i] = p
 		sched = append(sched, s...)
-		schedLen = append(schedLen, len(s))
 	}
 	if err := d.Finish(); err != nil {
 		return nil, err

@@ -97,11 +97,11 @@ func TestRegisteredSimulate(t *testing.T) {
 // TestRegisteredBoundedDelay: --timing bounded checks the detector in
 // checker/env's bounded-delay environment.
 func TestRegisteredBoundedDelay(t *testing.T) {
-	v, res := verdicts(build(t, "--timing", "bounded", "--variant", "brr", "--n", "4", "--crashes", "2", "--cleanup", "4", "--ping=false", "--max-rounds", "8"), false)
+	v, _ := verdicts(build(t, "--timing", "bounded", "--variant", "brr", "--n", "4", "--crashes", "2", "--cleanup", "4", "--ping=false", "--max-rounds", "8"), false)
 	if v["accuracy"] == 0 {
 		t.Errorf("BRR n=4 F=2 under bounded delay: %v", v)
 	}
-	v, res = verdicts(build(t, "--timing", "bounded", "--variant", "dbrr", "--n", "4", "--crashes", "1", "--max-rounds", "8"), false)
+	v, res := verdicts(build(t, "--timing", "bounded", "--variant", "dbrr", "--n", "4", "--crashes", "1", "--max-rounds", "8"), false)
 	if len(v) != 0 || !res.Complete {
 		t.Errorf("DBRR n=4 F=1 under bounded delay: %v, complete %v", v, res.Complete)
 	}
