@@ -15,7 +15,7 @@
 # (default 4000), QUINT_STEPS (default 40); for correction
 # QUINT_CORRECTION_SAMPLES (default 1000; its runs take up to 200 steps,
 # enough to reach quiescence, where liveness is checked); for gossipfd
-# QUINT_GOSSIPFD_SAMPLES (default 300; its runs end at the horizon, at
+# QUINT_GOSSIPFD_SAMPLES (default 150; its runs end at the horizon, at
 # most 37 steps).
 set -euo pipefail
 
@@ -27,7 +27,7 @@ SEED="${QUINT_SEED:-20240611}"
 SAMPLES="${QUINT_SAMPLES:-4000}"
 STEPS="${QUINT_STEPS:-40}"
 CSAMPLES="${QUINT_CORRECTION_SAMPLES:-1000}"
-GSAMPLES="${QUINT_GOSSIPFD_SAMPLES:-300}"
+GSAMPLES="${QUINT_GOSSIPFD_SAMPLES:-150}"
 
 start=$(date +%s)
 passed=0
