@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Quint checks for the specifications in tla/: ERA (era*.qnt) and the
-# Corrected Tree broadcast with checked correction (correction*.qnt).
+# Quint checks for the specifications in tla/: ERA (era*.qnt), the
+# Corrected Tree broadcast with checked correction (correction*.qnt) and
+# the round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt).
 #
 #   bash ci/quint.sh            # from the repo root (or from anywhere)
 #
@@ -13,7 +14,9 @@
 # Knobs (environment): QUINT_SEED (default 20240611), QUINT_SAMPLES
 # (default 4000), QUINT_STEPS (default 40); for correction
 # QUINT_CORRECTION_SAMPLES (default 1000; its runs take up to 200 steps,
-# enough to reach quiescence, where liveness is checked).
+# enough to reach quiescence, where liveness is checked); for gossipfd
+# QUINT_GOSSIPFD_SAMPLES (default 150; its runs end at the horizon, at
+# most 37 steps).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,6 +27,7 @@ SEED="${QUINT_SEED:-20240611}"
 SAMPLES="${QUINT_SAMPLES:-4000}"
 STEPS="${QUINT_STEPS:-40}"
 CSAMPLES="${QUINT_CORRECTION_SAMPLES:-1000}"
+GSAMPLES="${QUINT_GOSSIPFD_SAMPLES:-150}"
 
 start=$(date +%s)
 passed=0
@@ -148,6 +152,41 @@ cmutant stopBoth NonFaultyLiveness
 cmutant uncoloredCorrect Integrity
 cmutant noMask NoDuplicates
 cmutant noLimit Termination
+
+# ------------------------------------------ gossipfd (BRR and DBRR, rounds)
+echo "== gossipfd: round-based gossip failure detector, BRR and DBRR (tla/gossipfd*.qnt)"
+gstart=$(date +%s)
+# (gossipfd.qnt is typechecked by the test run; gossipfd_mutants.qnt by
+# the mutant runs)
+step "test gossipfd_test (the paper's BRR example, DBRR, routing, tables)" \
+  "$QUINT" test tla/gossipfd_test.qnt --main gossipfd_test --backend typescript --seed "$SEED"
+# a committed Go walk of the round model (brr4x2) replayed in the spec; the
+# full conformance, both directions, is the Go test tla/conformance
+# (gossipfd_*_test.go), run by `go test ./...`
+step "test traces/go/replayGossipfd" "$QUINT" test tla/traces/go/replayGossipfd.qnt \
+  --main replayGossipfd --backend typescript --seed "$SEED"
+# Inv = Accuracy, NoFalseSuspicion, Completeness (bounded)
+step "run gossipfd brr4 Inv ($GSAMPLES samples)" \
+  run tla/gossipfd.qnt --main brr4 --invariant Inv --max-samples "$GSAMPLES"
+step "run gossipfd dbrr4x2 Inv ($GSAMPLES samples, two crashes)" \
+  run tla/gossipfd.qnt --main dbrr4x2 --invariant Inv --max-samples "$GSAMPLES"
+# the paper's BRR example (§5.1): with the ping phase a false suspicion
+# but no false declaration, without it a false declaration
+step "run gossipfd brr4x2 Accuracy and Completeness ($GSAMPLES samples, the ping keeps accuracy)" \
+  run tla/gossipfd.qnt --main brr4x2 --invariant "Accuracy and Completeness" --max-samples "$GSAMPLES"
+expect_violation "gossipfd brr4x2 NoFalseSuspicion (the paper's BRR example)" \
+  run tla/gossipfd.qnt --main brr4x2 --invariant NoFalseSuspicion --max-samples "$GSAMPLES"
+expect_violation "gossipfd brr4x2noping Accuracy (the example without the ping)" \
+  run tla/gossipfd.qnt --main brr4x2noping --invariant Accuracy --max-samples "$GSAMPLES"
+# evidence: gmutant MODULE INVARIANT: gossipfd_mutants.qnt's MODULE violates INVARIANT
+gmutant() {
+  expect_violation "gossipfd mutant $1 ($2)" \
+    run tla/gossipfd_mutants.qnt --main "$1" --invariant "$2" --max-samples "$GSAMPLES"
+}
+gmutant brrOffset2r NoFalseSuspicion
+gmutant dbrrSameDirection NoFalseSuspicion
+gmutant pingNeverAnswers Accuracy
+echo "== gossipfd checks took $(( $(date +%s) - gstart ))s"
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"

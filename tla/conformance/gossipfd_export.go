@@ -1,0 +1,160 @@
+package conformance
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker"
+	gm "github.com/ftkernel/ftkernel/models/gossipfd"
+)
+
+// GStep is one step of a Go trace of the round model in gossipfd.qnt's
+// terms: the spec action ("Crash" with host P, or "Round"), the checker's
+// description, and the state after it.
+type GStep struct {
+	Name  string
+	P     int
+	Text  string
+	State GState
+}
+
+// GTrace is a Go trace of the round model of an instance of gossipfd.qnt.
+type GTrace struct {
+	Instance GInstance
+	Init     GState
+	Steps    []GStep
+}
+
+// FromGossipChecker replays the checker trace tr on m (the round model of
+// in) and translates it: each Go action becomes Crash(p) or Round, with
+// the state it reaches.
+func FromGossipChecker(in GInstance, m *gm.CheckModel, tr *checker.Trace) (*GTrace, error) {
+	s := m.Init()[0]
+	init, err := FromRoundState(s)
+	if err != nil {
+		return nil, err
+	}
+	g := &GTrace{Instance: in, Init: init}
+	for i, st := range tr.Steps {
+		text := m.Describe(s, st.Action)
+		name, p := "Round", 0
+		if !strings.HasPrefix(text, "round ") {
+			name, p = "Crash", int(st.Action.P)
+		}
+		if s, err = m.Apply(s, st.Action); err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		gs, err := FromRoundState(s)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i+1, err)
+		}
+		g.Steps = append(g.Steps, GStep{Name: name, P: p, Text: text, State: gs})
+	}
+	return g, nil
+}
+
+// itfState is the state after the step and the spec action it is.
+func (s GStep) itfState() (GState, string) { return s.State, s.Name }
+
+// ITF writes the trace in the Informal Trace Format with gossipfd.qnt's
+// variable names and mbt::actionTaken: state i is the Go state after
+// step i.
+func (g *GTrace) ITF(source string) ([]byte, error) {
+	intMap := func(xs []int) any {
+		l := []any{}
+		for i, x := range xs {
+			l = append(l, []any{itfInt(i), itfInt(x)})
+		}
+		return map[string]any{"#map": l}
+	}
+	perHost := func(s GState, f func(GNode) any) any {
+		l := []any{}
+		for h, n := range s.Nodes {
+			l = append(l, []any{itfInt(h), f(n)})
+		}
+		return map[string]any{"#map": l}
+	}
+	state := func(s GState) map[string]any {
+		fsp := []any{}
+		for _, x := range s.FalseSusp {
+			fsp = append(fsp, itfInt(x))
+		}
+		return map[string]any{
+			"round":     itfInt(s.Round),
+			"crashed":   intMap(s.Crashed),
+			"hb":        perHost(s, func(n GNode) any { return intMap(n.HB) }),
+			"lastInc":   perHost(s, func(n GNode) any { return intMap(n.LastInc) }),
+			"suspected": perHost(s, func(n GNode) any { return itfSet(n.Suspected) }),
+			"declared":  perHost(s, func(n GNode) any { return itfSet(n.Declared) }),
+			"falseSusp": fsp,
+		}
+	}
+	return marshalITF(source,
+		"checker.Trace of the Go gossip detector machines in the round model (models/gossipfd.CheckModel), abstracted to the variables of tla/gossipfd.qnt",
+		[]string{"round", "crashed", "hb", "lastInc", "suspected", "declared", "falseSusp", "mbt::actionTaken"},
+		g.Init, g.Steps, state)
+}
+
+// GossipImageCode is gossipfd.qnt's imageCode of s: the image entries + 2
+// as the digits of a base-256 number, the first most significant.
+func GossipImageCode(s GState) (*big.Int, error) {
+	img, err := GossipImage(s)
+	if err != nil {
+		return nil, err
+	}
+	x := new(big.Int)
+	for _, v := range img {
+		if v < -1 || v > 253 {
+			return nil, fmt.Errorf("conformance: image entry %d out of the base-256 digits (-1..253)", v)
+		}
+		x.Lsh(x, 8)
+		x.Add(x, big.NewInt(int64(v+2)))
+	}
+	return x, nil
+}
+
+// qual is the name the instance is imported as in generated Quint
+// modules ("qbrr4x2": the module names themselves are taken).
+func (in GInstance) qual() string { return "q" + in.Module }
+
+// QuintRun is a Quint `run` definition named name (quint test runs the
+// names ending in "Test"): gossipfd.qnt's replayGo of the trace in the
+// instance as GossipQuintModule imports it, which takes its steps in the
+// spec and expects, after each, the image code of the Go state.
+func (g *GTrace) QuintRun(name string) (string, error) {
+	var b strings.Builder
+	code, err := GossipImageCode(g.Init)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(&b, "  run %s = %s::replayGo(\n    %s,\n    [\n", name, g.Instance.qual(), code)
+	for i, s := range g.Steps {
+		if code, err = GossipImageCode(s.State); err != nil {
+			return "", fmt.Errorf("step %d: %w", i+1, err)
+		}
+		fmt.Fprintf(&b, "      // %d. %s\n      { act: %q, p: %d, after: %s },\n",
+			i+1, strings.ReplaceAll(s.Text, "\n", " "), s.Name, s.P, code)
+	}
+	b.WriteString("    ])\n")
+	return b.String(), nil
+}
+
+// GossipQuintModule is a test module importing gossipfd.qnt from
+// importPath (e.g. "./gossipfd") once per instance, qualified as QuintRun
+// expects, and holding the runs.
+func GossipQuintModule(module, importPath string, ins []GInstance, runs ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "// -*- mode: Bluespec; -*-\n// Generated by tla/conformance from checker traces of the Go gossip detector machines: DO NOT EDIT.\n")
+	fmt.Fprintf(&b, "module %s {\n", module)
+	for _, in := range ins {
+		b.WriteString(in.quintImport(importPath, in.qual()))
+	}
+	b.WriteString("\n")
+	for _, r := range runs {
+		b.WriteString(r)
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
