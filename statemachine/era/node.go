@@ -89,8 +89,9 @@ var _ core.Machine = (*Node)(nil)
 // refreshTree recomputes Parent(S_p, p) and Children(S_p, p) after S_p
 // changed.
 func (n *Node) refreshTree() {
-	n.parent = Parent(n.dead, n.p, n.cfg.N, n.cfg.Topology)
-	n.kids = Children(n.dead, n.p, n.cfg.N, n.cfg.Topology)
+	t := n.cfg.Tree()
+	n.parent = t.Parent(n.dead, n.p, n.cfg.N)
+	n.kids = t.Children(n.dead, n.p, n.cfg.N)
 }
 
 // markDead sets S_p[q] ← dead.

@@ -243,7 +243,7 @@ func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
 				continue
 			}
 			if !computed {
-				grandchildren = Children(oldDead, q, n.cfg.N, n.cfg.Topology)
+				grandchildren = n.cfg.Tree().Children(oldDead, q, n.cfg.N)
 				computed = true
 			}
 			grandchildren.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
