@@ -31,6 +31,11 @@ type Config struct {
 	// GC turns on the garbage collection of §3: once Agreement(a) has
 	// returned, everything but Result^a is dropped.
 	GC bool
+	// Rebalance turns on the Tree Rebalancing of §3: agreement a ≥ 1 runs
+	// on the tree rebuilt over the processes that agreement a-1 agreed are
+	// alive (see rebalance.go). It needs Op = ULFM, and each process must
+	// decide a-1 before it calls Agreement(v, a).
+	Rebalance bool
 	// Mutant selects a deliberately broken variant (tests only); see
 	// Mutants.
 	Mutant mutant.Name
@@ -46,6 +51,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.Op == nil {
 		c.Op = And
+	}
+	if err := c.checkRebalance(); err != nil {
+		return c, err
 	}
 	if c.Mutant != mutant.None && !slices.Contains(Mutants, c.Mutant) {
 		return c, fmt.Errorf("era: unknown mutant %q", c.Mutant)

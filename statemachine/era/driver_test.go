@@ -117,3 +117,23 @@ func TestRandomSchedulesHierarchical(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomSchedulesRebalanced checks the §2.1 properties over three
+// consecutive agreements with Tree Rebalancing (§3) on random schedules
+// with crashes, on flat and X/Y trees.
+func TestRandomSchedulesRebalanced(t *testing.T) {
+	seeds := 150
+	if testing.Short() {
+		seeds = 30
+	}
+	for _, tree := range append(allTrees(2), Tree{X: Binary, Y: Star, NodeSize: 3}) {
+		for n := 2; n <= 8; n++ {
+			for seed := range seeds {
+				cfg := Config{N: n, GC: seed%2 == 1}.WithTree(tree)
+				if err := randomRebalancedRun(cfg, uint64(seed), n-1); err != nil {
+					t.Fatalf("%v N=%d seed=%d: %v", tree, n, seed, err)
+				}
+			}
+		}
+	}
+}

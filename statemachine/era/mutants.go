@@ -1,6 +1,9 @@
 package era
 
-import "github.com/ftkernel/ftkernel/internal/mutant"
+import (
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
 
 // The mutants: deliberately broken variants, each a minimal change to one
 // rule, for testing that a checker catches them. Set Config.Mutant.
@@ -49,6 +52,20 @@ const (
 	// Current ← F(Current, v): a parent forgets its own and its other
 	// children's contributions (Theorem 4, Participation).
 	MutantUpOverwrites = mutant.Name("up-overwrites")
+	// MutantXYRepWrongParent makes a node representative of an X/Y tree
+	// (§3) take its initial parent from the Y rule applied to its global
+	// rank (the intra-node tree stretched across nodes) instead of the X
+	// tree over the representatives, in Parent only: Children still
+	// follows the X tree, so the X parent waits for an UP that goes
+	// elsewhere (Theorem 3, Termination; N = 4, bin/bin, node size 2: p2
+	// sends UP to p1 while p0 waits for it).
+	MutantXYRepWrongParent = mutant.Name("xy-rep-wrong-parent")
+	// MutantRebalanceLocalView rebuilds the tree of agreement a ≥ 1 over
+	// the process's own detector view S_p instead of the failures agreed
+	// in agreement a-1 (§3, Tree Rebalancing): processes that discovered
+	// different failures build different trees (Theorem 2, Agreement, or
+	// Theorem 3, Termination).
+	MutantRebalanceLocalView = mutant.Name("rebalance-local-view")
 )
 
 // Mutants lists every mutant of this package.
@@ -65,4 +82,20 @@ var Mutants = []mutant.Name{
 	MutantMarkEldersSilently,
 	MutantGCDropsResult,
 	MutantUpOverwrites,
+	MutantXYRepWrongParent,
+	MutantRebalanceLocalView,
+}
+
+// repWrongParent is MutantXYRepWrongParent's initial parent of the node
+// representative r: the Y rule over global ranks (when r is a member).
+func repWrongParent(sh *shape, r core.Rank) core.Rank {
+	return core.Rank(sh.y.parent0(int(r))) // mutant: the wrong level
+}
+
+// shape is the initial tree of the node's configuration over the ranks
+// outside excluded, with the mutant hooks of the tree in place.
+func (n *Node) shape(excluded core.RankSet) *shape {
+	sh := shapeOf(n.cfg.Tree(), n.cfg.N, excluded)
+	sh.repWrongParent = n.cfg.Mutant == MutantXYRepWrongParent && sh.s > 1
+	return sh
 }

@@ -89,9 +89,9 @@ var _ core.Machine = (*Node)(nil)
 // refreshTree recomputes Parent(S_p, p) and Children(S_p, p) after S_p
 // changed.
 func (n *Node) refreshTree() {
-	t := n.cfg.Tree()
-	n.parent = t.Parent(n.dead, n.p, n.cfg.N)
-	n.kids = t.Children(n.dead, n.p, n.cfg.N)
+	sh := n.shape(core.RankSet{})
+	n.parent = mendedParent(sh, n.dead, n.p)
+	n.kids = mendedChildren(sh, n.dead, n.p)
 }
 
 // markDead sets S_p[q] ← dead.
@@ -181,7 +181,7 @@ func (n *Node) check(ev core.Event) error {
 		if g := n.lookup(c.A); g != nil && g.called {
 			return fmt.Errorf("era: %v: Agreement called twice for a=%d", n.p, c.A)
 		}
-		return nil
+		return n.checkCall(c.A)
 	case core.EvReceive:
 		if !ev.From.Valid(n.cfg.N) || ev.From == n.p {
 			return fmt.Errorf("era: %v: message from %v (N=%d)", n.p, ev.From, n.cfg.N)

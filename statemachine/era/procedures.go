@@ -28,7 +28,7 @@ func (n *Node) agreementProc(v Value, a uint64, out []core.Effect) []core.Effect
 	}
 	g.status = Gathering
 	addTo(&g.contributed, n.p)
-	g.current = n.cfg.Op.Combine(g.current, v)
+	g.current = n.cfg.Op.Combine(g.current, n.contribution(v))
 	return out
 }
 
@@ -50,7 +50,7 @@ func (n *Node) decision(v Value, g *agreement, out []core.Effect) []core.Effect 
 	}
 	g.result = v
 	out = append(out, core.Decide(g.a, v))
-	to := n.kids
+	to := n.viewOf(g).kids
 	if n.cfg.Mutant != MutantDecisionIgnoresRequests && !g.requested.Empty() {
 		to = to.Union(g.requested)
 	}

@@ -60,7 +60,7 @@ func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 // rememberUp records the sender q of an UP that is not a child in S_p, so
 // that Decision answers it (see recvUp).
 func (n *Node) rememberUp(g *agreement, q core.Rank) {
-	if !n.kids.Has(q) {
+	if v := n.viewOf(g); !v.known || !v.kids.Has(q) {
 		addTo(&g.requested, q)
 	}
 }
@@ -79,8 +79,9 @@ func (n *Node) rememberUp(g *agreement, q core.Rank) {
 // MutantDownFromAnyone.
 func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
 	g := n.get(m.A)
-	from := q == n.parent
-	if n.parent == core.NoRank && n.kids.Has(q) && n.cfg.Mutant != MutantRootIgnoresDown {
+	v := n.viewOf(g)
+	from := v.known && q == v.parent
+	if v.known && v.parent == core.NoRank && v.kids.Has(q) && n.cfg.Mutant != MutantRootIgnoresDown {
 		from = true
 	}
 	if g.result == nil && (from || n.cfg.Mutant == MutantDownFromAnyone) {
@@ -124,7 +125,7 @@ func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect
 		for r := core.Rank(0); r < q; r++ {
 			switch {
 			case r == n.p || n.dead.Has(r):
-			case r == n.parent || n.kids.Has(r):
+			case n.inSomeTree(r):
 				out = n.discoveredDead(r, out)
 			default:
 				addTo(&n.dead, r)
@@ -147,14 +148,14 @@ func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect
 // dc is the Deciding Condition of ERA Part 3:
 //
 //	DC = Status = gathering ∧ Children(S_p, p) ∪ {p} ⊆ Contributed
-func (n *Node) dc(g *agreement) bool {
-	if g.status != Gathering || !g.contributed.Has(n.p) {
+func (n *Node) dc(g *agreement, v view) bool {
+	if g.status != Gathering || !g.contributed.Has(n.p) || !v.known {
 		return false
 	}
-	if n.cfg.Mutant == MutantEarlyRootDecision && n.parent == core.NoRank {
+	if n.cfg.Mutant == MutantEarlyRootDecision && v.parent == core.NoRank {
 		return true
 	}
-	return n.kids.SubsetOf(g.contributed)
+	return v.kids.SubsetOf(g.contributed)
 }
 
 // spontaneous is ERA Part 3, the Spontaneous Rule, applied to every
@@ -170,14 +171,15 @@ func (n *Node) spontaneous(out []core.Effect) []core.Effect {
 		fired = false
 		for i := range n.ags {
 			g := &n.ags[i]
-			if !n.dc(g) {
+			v := n.viewOf(g)
+			if !n.dc(g, v) {
 				continue
 			}
 			fired = true
-			if n.parent == core.NoRank {
+			if v.parent == core.NoRank {
 				out = n.decision(g.current, g, out)
 			} else {
-				out = n.send(n.parent, Up{A: g.a, V: g.current}, out)
+				out = n.send(v.parent, Up{A: g.a, V: g.current}, out)
 			}
 			g.status = Broadcasting
 		}
@@ -212,42 +214,46 @@ func (n *Node) spontaneous(out []core.Effect) []core.Effect {
 // The second rule is literal: S'_p, the view before q is marked dead.
 // Discovering a rank already marked dead changes nothing.
 func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
-	oldParent, wasChild := n.parent, n.kids.Has(q)
-	var oldDead core.RankSet // S'_p, needed by the second rule only
-	if wasChild && oldParent == core.NoRank {
-		oldDead = n.dead // markDead replaces n.dead (copy on write)
+	if n.dead.Has(q) {
+		return out
 	}
+	oldDead := n.dead // S'_p (markDead replaces n.dead: copy on write)
+	olds := n.views(oldDead)
 	n.markDead(q)
-	if q == oldParent {
-		for i := range n.ags {
-			g := &n.ags[i]
-			if g.status != Broadcasting || g.result != nil {
-				continue
-			}
-			if n.parent == core.NoRank {
-				g.contributed = core.RankSet{}
-				addTo(&g.contributed, n.p)
-				g.status = Gathering
-				n.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
-			} else if n.cfg.Mutant != MutantNoUpToNewParent {
-				out = n.send(n.parent, Up{A: g.a, V: g.current}, out)
-			}
+	for i := range n.ags {
+		g := &n.ags[i]
+		if g.status != Broadcasting || g.result != nil || q != olds.of(i).parent {
+			continue
+		}
+		if v := n.viewOf(g); v.parent == core.NoRank {
+			g.contributed = core.RankSet{}
+			addTo(&g.contributed, n.p)
+			g.status = Gathering
+			v.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+		} else if n.cfg.Mutant != MutantNoUpToNewParent {
+			out = n.send(v.parent, Up{A: g.a, V: g.current}, out)
 		}
 	}
-	if wasChild && oldParent == core.NoRank && n.cfg.Mutant != MutantNoGrandchildren {
-		var grandchildren core.RankSet
-		computed := false
-		for i := range n.ags {
-			g := &n.ags[i]
-			if g.status != Gathering {
-				continue
-			}
-			if !computed {
-				grandchildren = n.cfg.Tree().Children(oldDead, q, n.cfg.N)
-				computed = true
-			}
-			grandchildren.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+	if n.cfg.Mutant == MutantNoGrandchildren {
+		return out
+	}
+	var grandchildren core.RankSet // Children(S'_p, q), in the configured tree
+	computed := false
+	for i := range n.ags {
+		g := &n.ags[i]
+		old := olds.of(i)
+		if g.status != Gathering || old.parent != core.NoRank || !old.kids.Has(q) {
+			continue
 		}
+		if base, _ := n.rebuiltBase(g.a); !base.Empty() {
+			n.childrenIn(g, oldDead, q).Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+			continue
+		}
+		if !computed {
+			grandchildren = mendedChildren(n.shape(core.RankSet{}), oldDead, q)
+			computed = true
+		}
+		grandchildren.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
 	}
 	return out
 }

@@ -16,6 +16,8 @@ type shape struct {
 	x, y Topology
 	n    int
 	s    int // ranks per node: NodeSize, or 1 for a flat tree
+	// repWrongParent is MutantXYRepWrongParent's hook in initParent.
+	repWrongParent bool
 
 	// With excluded ranks: the non-empty nodes in order, each its members
 	// ascending, and every rank's node and position (-1: not a member).
@@ -111,6 +113,8 @@ func (sh *shape) initParent(r core.Rank) core.Rank {
 		return core.NoRank
 	case i > 0:
 		return sh.at(k, sh.y.parent0(i))
+	case sh.repWrongParent:
+		return repWrongParent(sh, r)
 	}
 	return sh.at(sh.x.parent0(k), 0)
 }
