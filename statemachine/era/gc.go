@@ -15,13 +15,10 @@ func (g *agreement) collect() {
 	g.requested = core.RankSet{}
 }
 
-// collect reclaims a's variables (see agreement.collect). Under
-// MutantGCDropsResult it reclaims Result too, which §3 forbids.
+// collect reclaims a's variables (see agreement.collect).
 func (n *Node) collect(g *agreement) {
 	g.collect()
-	if n.cfg.Mutant == MutantGCDropsResult {
-		g.result = nil
-	}
+	n.dropResult(g) // mutant hook
 }
 
 // collected reports whether a's variables were reclaimed by collect.

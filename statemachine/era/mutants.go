@@ -99,3 +99,100 @@ func (n *Node) shape(excluded core.RankSet) *shape {
 	sh.repWrongParent = n.cfg.Mutant == MutantXYRepWrongParent && sh.s > 1
 	return sh
 }
+
+// The hooks: each rule calls these where a mutant changes it; with
+// Config.Mutant empty every hook gives the rule's own behaviour. Each names
+// its mutant and the rule it changes.
+
+// absorbsDecidedUp is MutantUpNotRemembered's hook in Rule Recv(UP): the
+// pseudocode tests Status before Result, so a decided process that is still
+// notcontributed or gathering absorbs the UP instead of answering DOWN.
+func (n *Node) absorbsDecidedUp(g *agreement) bool {
+	return n.cfg.Mutant == MutantUpNotRemembered &&
+		(g.status == NotContributed || g.status == Gathering)
+}
+
+// forgetsUp is MutantUpNotRemembered's hook in rememberUp: the pseudocode
+// does not remember the sender of an UP.
+func (n *Node) forgetsUp() bool { return n.cfg.Mutant == MutantUpNotRemembered }
+
+// combineUp is Current ← F(Current, v) of Rule Recv(UP); MutantUpOverwrites
+// makes it Current ← v.
+func (n *Node) combineUp(current, v Value) Value {
+	if n.cfg.Mutant == MutantUpOverwrites {
+		return v // mutant
+	}
+	return n.cfg.Op.Combine(current, v)
+}
+
+// rootAcceptsChildDown is MutantRootIgnoresDown's hook in Rule Recv(DOWN):
+// false under the mutant (the literal guard).
+func (n *Node) rootAcceptsChildDown() bool { return n.cfg.Mutant != MutantRootIgnoresDown }
+
+// acceptsAnyDown is MutantDownFromAnyone's hook in Rule Recv(DOWN).
+func (n *Node) acceptsAnyDown() bool { return n.cfg.Mutant == MutantDownFromAnyone }
+
+// marksEldersOtherwise is the hook of MutantNoMarkElders (nothing is
+// marked) and MutantMarkEldersSilently (marked without Part 4) in Rule
+// Recv(RESULTREQUEST) from q. It reports whether a mutant did the marking.
+func (n *Node) marksEldersOtherwise(q core.Rank) bool {
+	switch n.cfg.Mutant {
+	case MutantNoMarkElders:
+		return true
+	case MutantMarkEldersSilently:
+		for r := core.Rank(0); r < q; r++ {
+			if r != n.p {
+				n.markDead(r)
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// marksNoElders is MutantNoMarkElders's hook in the App, which mirrors Rule
+// Recv(RESULTREQUEST)'s marking in its own view.
+func (n *Node) marksNoElders() bool { return n.cfg.Mutant == MutantNoMarkElders }
+
+// recordsInsteadOfUp is MutantRecordInsteadOfUp's hook in Rule
+// Recv(RESULTREQUEST).
+func (n *Node) recordsInsteadOfUp() bool { return n.cfg.Mutant == MutantRecordInsteadOfUp }
+
+// rootDecidesAlone is MutantEarlyRootDecision's hook in DC: a root passes DC
+// on its own contribution.
+func (n *Node) rootDecidesAlone(v view) bool {
+	return n.cfg.Mutant == MutantEarlyRootDecision && v.parent == core.NoRank
+}
+
+// skipsUpToNewParent is MutantNoUpToNewParent's hook in Part 4's first rule.
+func (n *Node) skipsUpToNewParent() bool { return n.cfg.Mutant == MutantNoUpToNewParent }
+
+// skipsGrandchildren is MutantNoGrandchildren's hook: Part 4's second rule
+// is omitted.
+func (n *Node) skipsGrandchildren() bool { return n.cfg.Mutant == MutantNoGrandchildren }
+
+// requestsAnswered is RequestedResult as procedure Decision answers it;
+// empty under MutantDecisionIgnoresRequests.
+func (n *Node) requestsAnswered(g *agreement) core.RankSet {
+	if n.cfg.Mutant == MutantDecisionIgnoresRequests {
+		return core.RankSet{} // mutant
+	}
+	return g.requested
+}
+
+// dropResult is MutantGCDropsResult's hook in the garbage collection: the
+// mutant reclaims Result too, which §3 forbids.
+func (n *Node) dropResult(g *agreement) {
+	if n.cfg.Mutant == MutantGCDropsResult {
+		g.result = nil // mutant
+	}
+}
+
+// localViewBase is MutantRebalanceLocalView's hook in Tree Rebalancing: the
+// tree is rebuilt over S_p, not the agreed set.
+func (n *Node) localViewBase() (core.RankSet, bool) {
+	if n.cfg.Mutant == MutantRebalanceLocalView {
+		return n.dead, true // mutant
+	}
+	return core.RankSet{}, false
+}

@@ -51,8 +51,8 @@ func (n *Node) decision(v Value, g *agreement, out []core.Effect) []core.Effect 
 	g.result = v
 	out = append(out, core.Decide(g.a, v))
 	to := n.viewOf(g).kids
-	if n.cfg.Mutant != MutantDecisionIgnoresRequests && !g.requested.Empty() {
-		to = to.Union(g.requested)
+	if answered := n.requestsAnswered(g); !answered.Empty() { // mutant hook
+		to = to.Union(answered)
 	}
 	to.Each(func(q core.Rank) { out = n.send(q, Down{A: g.a, V: v}, out) })
 	g.requested = core.RankSet{}

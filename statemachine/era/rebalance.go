@@ -72,8 +72,8 @@ func (n *Node) rebuiltBase(a uint64) (core.RankSet, bool) {
 	if !n.cfg.Rebalance || a == 0 {
 		return core.RankSet{}, true
 	}
-	if n.cfg.Mutant == MutantRebalanceLocalView {
-		return n.dead, true // mutant: the local view, not the agreed set
+	if local, ok := n.localViewBase(); ok { // mutant hook
+		return local, true
 	}
 	prev := n.lookup(a - 1)
 	if prev == nil || prev.result == nil {

@@ -30,25 +30,11 @@ import "github.com/ftkernel/ftkernel/core"
 // it, decides on p1's in-flight UP and sends DOWN to p1 only).
 func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 	g := n.get(m.A)
-	if n.cfg.Mutant == MutantUpNotRemembered {
-		switch {
-		case g.status == NotContributed || g.status == Gathering:
-			g.current = n.cfg.Op.Combine(g.current, m.V)
-			addTo(&g.contributed, q)
-		case g.result != nil:
-			out = n.send(q, Down{A: m.A, V: g.result}, out)
-		}
-		return out
-	}
 	switch {
-	case g.result != nil:
+	case g.result != nil && !n.absorbsDecidedUp(g): // mutant hook
 		out = n.send(q, Down{A: m.A, V: g.result}, out)
 	case g.status == NotContributed || g.status == Gathering:
-		if n.cfg.Mutant == MutantUpOverwrites {
-			g.current = m.V
-		} else {
-			g.current = n.cfg.Op.Combine(g.current, m.V)
-		}
+		g.current = n.combineUp(g.current, m.V) // mutant hook
 		addTo(&g.contributed, q)
 		n.rememberUp(g, q)
 	default:
@@ -60,6 +46,9 @@ func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 // rememberUp records the sender q of an UP that is not a child in S_p, so
 // that Decision answers it (see recvUp).
 func (n *Node) rememberUp(g *agreement, q core.Rank) {
+	if n.forgetsUp() { // mutant hook
+		return
+	}
 	if v := n.viewOf(g); !v.known || !v.kids.Has(q) {
 		addTo(&g.requested, q)
 	}
@@ -80,11 +69,8 @@ func (n *Node) rememberUp(g *agreement, q core.Rank) {
 func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
 	g := n.get(m.A)
 	v := n.viewOf(g)
-	from := v.known && q == v.parent
-	if v.known && v.parent == core.NoRank && v.kids.Has(q) && n.cfg.Mutant != MutantRootIgnoresDown {
-		from = true
-	}
-	if g.result == nil && (from || n.cfg.Mutant == MutantDownFromAnyone) {
+	from := q == v.parent || v.parent == core.NoRank && v.kids.Has(q) && n.rootAcceptsChildDown() // mutant hook
+	if g.result == nil && (from || n.acceptsAnyDown()) {                                          // mutant hook
 		out = n.decision(m.V, g, out)
 	}
 	return out
@@ -110,38 +96,39 @@ func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
 // re-sends its contribution to a=1). The literal assignment is
 // MutantMarkEldersSilently.
 func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect) []core.Effect {
-	switch n.cfg.Mutant {
-	case MutantNoMarkElders:
-	case MutantMarkEldersSilently:
-		for r := core.Rank(0); r < q; r++ {
-			if r != n.p {
-				n.markDead(r)
-			}
-		}
-	default:
-		// Part 4 acts only when r is the parent or a child; marking any
-		// other rank changes neither Parent(S_p, p) nor Children(S_p, p)
-		// (a rank's orphans go to its own parent), so it is just marked.
-		for r := core.Rank(0); r < q; r++ {
-			switch {
-			case r == n.p || n.dead.Has(r):
-			case n.inSomeTree(r):
-				out = n.discoveredDead(r, out)
-			default:
-				addTo(&n.dead, r)
-			}
-		}
-		n.refreshTree()
-	}
+	out = n.markEldersDead(q, out)
 	g := n.get(m.A)
 	switch {
 	case g.result != nil:
 		out = n.send(q, Down{A: m.A, V: g.result}, out)
-	case g.status == Broadcasting && n.cfg.Mutant != MutantRecordInsteadOfUp:
+	case g.status == Broadcasting && !n.recordsInsteadOfUp(): // mutant hook
 		out = n.send(q, Up{A: m.A, V: g.current}, out)
 	default:
 		addTo(&g.requested, q)
 	}
+	return out
+}
+
+// markEldersDead is "forall r < q do S_p[r] ← dead" of Rule
+// Recv(RESULTREQUEST) from q, each newly marked r discovered dead (Part 4),
+// in ascending r (see recvResultRequest).
+func (n *Node) markEldersDead(q core.Rank, out []core.Effect) []core.Effect {
+	if n.marksEldersOtherwise(q) { // mutant hook
+		return out
+	}
+	// Part 4 acts only when r is the parent or a child; marking any other
+	// rank changes neither Parent(S_p, p) nor Children(S_p, p) (a rank's
+	// orphans go to its own parent), so it is just marked.
+	for r := core.Rank(0); r < q; r++ {
+		switch {
+		case r == n.p || n.dead.Has(r):
+		case n.inSomeTree(r):
+			out = n.discoveredDead(r, out)
+		default:
+			addTo(&n.dead, r)
+		}
+	}
+	n.refreshTree()
 	return out
 }
 
@@ -152,10 +139,7 @@ func (n *Node) dc(g *agreement, v view) bool {
 	if g.status != Gathering || !g.contributed.Has(n.p) || !v.known {
 		return false
 	}
-	if n.cfg.Mutant == MutantEarlyRootDecision && v.parent == core.NoRank {
-		return true
-	}
-	return v.kids.SubsetOf(g.contributed)
+	return v.kids.SubsetOf(g.contributed) || n.rootDecidesAlone(v) // mutant hook
 }
 
 // spontaneous is ERA Part 3, the Spontaneous Rule, applied to every
@@ -230,11 +214,11 @@ func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
 			addTo(&g.contributed, n.p)
 			g.status = Gathering
 			v.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
-		} else if n.cfg.Mutant != MutantNoUpToNewParent {
+		} else if !n.skipsUpToNewParent() { // mutant hook
 			out = n.send(v.parent, Up{A: g.a, V: g.current}, out)
 		}
 	}
-	if n.cfg.Mutant == MutantNoGrandchildren {
+	if n.skipsGrandchildren() { // mutant hook
 		return out
 	}
 	var grandchildren core.RankSet // Children(S'_p, q), in the configured tree

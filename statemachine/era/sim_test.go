@@ -58,7 +58,7 @@ func (s *sim) step(p core.Rank, ev core.Event) error {
 	}
 	s.trace = append(s.trace, fmt.Sprintf("%v: %v -> %v", p, ev, s.effs))
 	n := s.nodes[p]
-	if t := s.cfg.Tree(); s.cfg.Mutant == "" && n.parent != t.Parent(n.dead, p, s.cfg.N) || !n.kids.Equal(t.Children(n.dead, p, s.cfg.N)) {
+	if t := s.cfg.Tree(); s.cfg.Mutant == "" && (n.parent != t.Parent(n.dead, p, s.cfg.N) || !n.kids.Equal(t.Children(n.dead, p, s.cfg.N))) {
 		return fmt.Errorf("%v: stale tree cache after %v: %v", p, ev, n)
 	}
 	for _, e := range s.effs {
