@@ -175,4 +175,3 @@ func (sc *script) value(t *testing.T, d *datadriven.TestData) Value {
 	}
 	return NewContribution(v, set("failed"), set("acked"))
 }
-
