@@ -32,6 +32,8 @@ type sim struct {
 	// blocking: p makes a call only once its calls for lower agreements
 	// returned (Figure 3's program; needed by Config.Rebalance).
 	blocking bool
+	// onStep, when set, sees every node after each of its steps.
+	onStep func(p core.Rank, n *Node)
 }
 
 func newSim(cfg Config) *sim {
@@ -58,6 +60,9 @@ func (s *sim) step(p core.Rank, ev core.Event) error {
 	}
 	s.trace = append(s.trace, fmt.Sprintf("%v: %v -> %v", p, ev, s.effs))
 	n := s.nodes[p]
+	if s.onStep != nil {
+		s.onStep(p, n)
+	}
 	if t := s.cfg.Tree(); s.cfg.Mutant == "" && (n.parent != t.Parent(n.dead, p, s.cfg.N) || !n.kids.Equal(t.Children(n.dead, p, s.cfg.N))) {
 		return fmt.Errorf("%v: stale tree cache after %v: %v", p, ev, n)
 	}
