@@ -18,7 +18,9 @@ func nodeDiff(x, y *Node) string {
 		cmp.AllowUnexported(Node{}, agreement{}),
 		cmp.Comparer(func(a, b core.RankSet) bool { return a.Equal(b) }),
 		cmp.Comparer(func(a, b Value) bool { return fmt.Sprint(a) == fmt.Sprint(b) }),
-		cmp.Comparer(func(a, b Config) bool { return fmt.Sprintf("%+v %s", a.Tree(), a.Op.Name()) == fmt.Sprintf("%+v %s", b.Tree(), b.Op.Name()) }),
+		cmp.Comparer(func(a, b Config) bool {
+			return fmt.Sprintf("%+v %s", a.Tree(), a.Op.Name()) == fmt.Sprintf("%+v %s", b.Tree(), b.Op.Name())
+		}),
 		cmp.FilterPath(func(p cmp.Path) bool {
 			if sf, ok := p.Last().(cmp.StructField); ok {
 				switch sf.Name() {
