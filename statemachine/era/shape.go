@@ -1,6 +1,10 @@
 package era
 
-import "github.com/ftkernel/ftkernel/core"
+import (
+	"slices"
+
+	"github.com/ftkernel/ftkernel/core"
+)
 
 // shape is an initial tree (before any failure is mended) over the member
 // ranks of a communicator: all n ranks, or, for a tree rebuilt by Tree
@@ -126,16 +130,30 @@ func (sh *shape) initKids(r core.Rank, buf []core.Rank) []core.Rank {
 	if !ok {
 		return buf
 	}
-	var pos [2]int
 	if sh.s > 1 {
-		for _, j := range sh.y.kids0(i, sh.nodeLen(k), pos[:0]) {
-			buf = append(buf, sh.at(k, j))
-		}
+		buf = appendKids(sh.y, i, sh.nodeLen(k), buf, func(j int) core.Rank { return sh.at(k, j) })
 	}
 	if i == 0 {
-		for _, j := range sh.x.kids0(k, sh.nodeCount(), pos[:0]) {
-			buf = append(buf, sh.at(j, 0))
+		buf = appendKids(sh.x, k, sh.nodeCount(), buf, func(j int) core.Rank { return sh.at(j, 0) })
+	}
+	return buf
+}
+
+// appendKids appends rank(j) for each initial child j of position i in a
+// flat tree of shape t over positions 0 … size-1.
+func appendKids(t Topology, i, size int, buf []core.Rank, rank func(int) core.Rank) []core.Rank {
+	if t == Star {
+		if i == 0 && size > 1 {
+			buf = slices.Grow(buf, size-1)
+			for j := 1; j < size; j++ {
+				buf = append(buf, rank(j))
+			}
 		}
+		return buf
+	}
+	var pos [2]int
+	for _, j := range t.kids0(i, size, pos[:0]) {
+		buf = append(buf, rank(j))
 	}
 	return buf
 }
