@@ -42,8 +42,12 @@ import (
 // to the Failed set of the caller's contribution (an identity for the AND
 // and the intersection), so the agreed set holds every failure a
 // participant had discovered when it called, as the implementation's own
-// failure list does. Ambiguity: Failed is trusted to name dead processes
-// only (ULFM's contract); a process never leaves itself out of its own tree.
+// failure list does (without it, contributions that name no failure, as in
+// exhaustive checks, would never rebuild anything). A decision may then name
+// failures no caller passed in: a validity check against the calls' inputs
+// alone must allow Failed to grow by ranks that had crashed. Ambiguity:
+// Failed is trusted to name dead processes only (ULFM's contract); a
+// process never leaves itself out of its own tree.
 //
 // MutantRebalanceLocalView rebuilds from S_p, each process's own detector
 // view, instead of the agreed set: two processes then work on different
