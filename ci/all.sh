@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole CI job: Go modules, the Quint toolchain from npm, vet, the test
+# The whole CI job: Go modules, the Quint toolchain from npm, vet, gofmt,
+# staticcheck, the test
 # command from the README, the Quint checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,8 @@ go vet ./...
 echo "== gofmt"
 bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './tla/node_modules/*'))
 if [ -n "$bad" ]; then echo "gofmt would change: $bad"; exit 1; fi
+echo "== staticcheck"
+bash ci/staticcheck.sh
 # The message-sequence-chart test drives a real headless browser. Install
 # Debian's chromium when we may (CI runs as root); otherwise that test skips
 # and says why.

@@ -6,11 +6,8 @@
 //
 // A protocol node is a deterministic state machine. Its runtime (a model
 // checker, a simulator, or an embedder's MPI-like library) owns the node and
-// feeds it one Event at a time:
-//
-//	effects, err := node.Step(ev, effects[:0])
-//
-// Step changes the node's state and appends the effects of the step: messages
+// feeds it one Event at a time with Step(ev, out), which returns out with
+// the step's effects appended. Step changes the node's state and appends the effects of the step: messages
 // to send (EffSend), values decided (EffDecide), values returned to the
 // caller (EffReturn), deliveries to the application (EffDeliver), and so on.
 // The runtime carries them out: it moves messages, runs timers and reports
@@ -39,5 +36,7 @@
 // every peer its failure detector suspects as an EvSuspect event, and giving
 // every received message back as an EvReceive event. Nothing else is needed:
 // a package under statemachine/ imports only this package and the standard
-// library.
+// library. The package Example is such a runtime, run by go test: calls,
+// deliveries, a fired timer and a suspicion driving a toy coordinator
+// protocol.
 package core

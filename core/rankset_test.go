@@ -96,7 +96,7 @@ func TestDecoderRejectsMalformed(t *testing.T) {
 }
 
 func TestFingerprintIsFixedAndSpreads(t *testing.T) {
-	if Fingerprint([]byte("ftkernel")) != Fingerprint([]byte("ftkernel")) {
+	if a, b := Fingerprint([]byte("ftkernel")), Fingerprint([]byte("ftkernel")); a != b {
 		t.Fatal("not deterministic")
 	}
 	seen := map[uint64][]byte{}

@@ -9,10 +9,11 @@ import (
 	"sync"
 	"testing"
 
+	corrmodel "github.com/ftkernel/ftkernel/models/correction"
+
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/registry"
 	"github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
@@ -74,13 +75,13 @@ func (c correctionConfig) model() (*env.Model, error) {
 	if m, ok := correctionModels.Load(c); ok {
 		return m.(*env.Model), nil
 	}
-	p := registry.CorrectionParams{P: c.p, Tree: correction.Tree{Kind: c.tree, K: 2, L: 2, O: 1},
+	p := corrmodel.Params{P: c.p, Tree: correction.Tree{Kind: c.tree, K: 2, L: 2, O: 1},
 		Correction: c.corr, Distance: c.d, Start: correction.Synchronized, Delay: 4, Mutant: c.mut,
 		Faults: c.faults, FaultsBeforeCorrection: true, Compact: true}
 	if c.mut == correction.MutantKaryHeapOrder {
 		p.Tree.Mutant = c.mut
 	}
-	m, err := registry.NewCorrectionModel(p)
+	m, err := corrmodel.NewModel(p)
 	if err != nil {
 		return nil, fmt.Errorf("%v: %w", c, err)
 	}

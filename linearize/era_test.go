@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	eramodel "github.com/ftkernel/ftkernel/models/era"
+
 	"github.com/anishathalye/porcupine"
 	"github.com/google/go-cmp/cmp"
 
@@ -18,7 +20,6 @@ import (
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/linearize"
-	"github.com/ftkernel/ftkernel/registry"
 	"github.com/ftkernel/ftkernel/statemachine/era"
 )
 
@@ -54,7 +55,7 @@ func (r *recorder) ObserveEnd(i int, final *env.World, _ checker.WalkStat) {
 
 // setup is one ERA environment of the walks.
 type setup struct {
-	p      registry.ERAParams
+	p      eramodel.Params
 	scheds [][][]core.Input
 }
 
@@ -73,7 +74,7 @@ func (s setup) String() string {
 // vectors with both flag values (mostly 1, so the AND is not trivially 0)
 // and, under ULFM, random failed/acknowledged sets.
 func randomSetup(r *rand.Rand, n int, mut mutant.Name) setup {
-	p := registry.ERAParams{
+	p := eramodel.Params{
 		N:          n,
 		Crashes:    1 + r.IntN(max(1, n/3)),
 		Agreements: 1 + r.IntN(2),
@@ -124,7 +125,7 @@ func randomSetup(r *rand.Rand, n int, mut mutant.Name) setup {
 // that a walk of a mutant runs to its end and porcupine alone judges it.
 func (s setup) model(t testing.TB, withProps bool) *env.Model {
 	t.Helper()
-	m, err := registry.NewERAModel(s.p, s.scheds)
+	m, err := eramodel.NewModel(s.p, s.scheds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,15 +257,14 @@ func TestERAWalksLinearizable(t *testing.T) {
 
 // mutantOutcome is what the porcupine hunt found for one mutant.
 type mutantOutcome struct {
-	name      mutant.Name
-	walks     int // walks checked until the first illegal history (or all)
-	caught    bool
-	setup     setup
-	steps     int    // length of the walk whose history is illegal
-	events    int    // its history events
-	props     string // the property Replay reports on that walk's trace, or ""
-	dir       string // where the trace and visualisation were written
-	shortened int    // steps of the shortest illegal walk found
+	name   mutant.Name
+	walks  int // walks checked until the first illegal history (or all)
+	caught bool
+	setup  setup
+	steps  int    // length of the walk whose history is illegal
+	events int    // its history events
+	props  string // the property Replay reports on that walk's trace, or ""
+	dir    string // where the trace and visualisation were written
 }
 
 // huntMutant runs walks of mutant mut (properties off) until porcupine
@@ -361,13 +361,13 @@ func TestERAMutantsPorcupine(t *testing.T) {
 // TestFromERAWorldsErrors covers the adapter's error paths and its
 // treatment of crashed processes on a hand-made run.
 func TestFromERAWorldsErrors(t *testing.T) {
-	p := registry.ERAParams{N: 3, Crashes: 1, Agreements: 1, Values: 2, Op: era.And}
+	p := eramodel.Params{N: 3, Crashes: 1, Agreements: 1, Values: 2, Op: era.And}
 	sched := [][]core.Input{
 		{era.Contribute{A: 0, V: era.Flag(1)}},
 		{era.Contribute{A: 0, V: era.Flag(1)}},
 		{era.Contribute{A: 0, V: era.Flag(0)}},
 	}
-	m, err := registry.NewERAModel(p, [][][]core.Input{sched})
+	m, err := eramodel.NewModel(p, [][][]core.Input{sched})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
-// Package registry is the one place where protocols are registered for the
-// command line and the test suites: each Protocol names its model, its flags,
-// its properties and its mutants, and builds a type-erased Runner that the
-// checker can explore. Adding a protocol means adding one file here.
+// Package registry is where models register for the command line and the
+// test suites: each Protocol names its model, its flags, its properties and
+// its mutants, and builds a type-erased Runner that the checker can explore.
+// The models themselves live in models/<protocol> and call Register from
+// their init; models/all imports every one of them. This package imports no
+// model.
 package registry
 
 import (
@@ -10,7 +12,9 @@ import (
 	"sort"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/chart"
 	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/checker/msc"
 )
 
 // PropInfo describes one property for `ftcheck list`.
@@ -95,6 +99,22 @@ func Erase[S any](m checker.Model[S], protocol string, params map[string]string)
 	return &runner[S]{m: m, params: params}
 }
 
+// Charter is implemented by runners whose model is the message-passing
+// environment: they can draw a trace as a message sequence chart.
+type Charter interface {
+	Chart(tr *checker.Trace) (msc.Chart, error)
+}
+
+// envRunner is the Runner of an *env.Model; it also draws charts.
+type envRunner struct {
+	runner[*env.World]
+}
+
+// Chart draws tr as a message sequence chart (chart.FromTrace).
+func (r *envRunner) Chart(tr *checker.Trace) (msc.Chart, error) {
+	return chart.FromTrace(r.m.(*env.Model), tr)
+}
+
 type runner[S any] struct {
 	m      checker.Model[S]
 	params map[string]string
@@ -139,8 +159,9 @@ func propInfos[S any](ps []checker.Property[S]) []PropInfo {
 
 var protocols = map[string]*Protocol{}
 
-// register adds p; called from each protocol file's init.
-func register(p *Protocol) {
+// Register adds p; each model calls it from its init. It panics on a
+// duplicate name (a programming error found at start-up).
+func Register(p *Protocol) {
 	if _, dup := protocols[p.Name]; dup {
 		panic("registry: duplicate protocol " + p.Name)
 	}
@@ -218,9 +239,26 @@ type discard struct{}
 
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
 
-// flagParams records the value of every flag in fs, for traces.
-func flagParams(fs *flag.FlagSet) map[string]string {
+// FlagParams records the value of every flag in fs, for traces.
+func FlagParams(fs *flag.FlagSet) map[string]string {
 	out := map[string]string{}
 	fs.VisitAll(func(f *flag.Flag) { out[f.Name] = f.Value.String() })
 	return out
+}
+
+// ErrUnknownMutant is the error of --mutant NAME when model has no such
+// mutant.
+func ErrUnknownMutant(model, name string) error {
+	return fmt.Errorf("--mutant %q: unknown %s mutant (see ftcheck list)", name, model)
+}
+
+// EnvModel returns the message-passing model behind r, if r was made by
+// Erase from an *env.Model (tests drive such models with their own
+// observers).
+func EnvModel(r Runner) (*env.Model, bool) {
+	er, ok := r.(*envRunner)
+	if !ok {
+		return nil, false
+	}
+	return er.m.(*env.Model), true
 }

@@ -13,7 +13,7 @@ import (
 //	Deliver  P receiver, Q sender, I index of the message among the distinct
 //	         messages in flight from Q to P in canonical (byte) order;
 //	         under FIFO only the queue head, I = 0.
-//	Lose     same operands as Deliver; enabled only with LoseOnCrash and a
+//	Lose     same operands as Deliver; enabled only with LossOnCrash and a
 //	         crashed sender (under FIFO only the head: losing a later message
 //	         first is indistinguishable to the receiver).
 //	Crash    P crashes.
@@ -24,7 +24,7 @@ import (
 //	         their meaning.
 //	Clock    the synchronized clock reaches the next Config.Wakeups entry:
 //	         that timer is armed at every live process (no operands).
-//	Tick     Config.Rounds: the next round begins: every timer armed for
+//	Tick     LockStepRounds: the next round begins: every timer armed for
 //	         it fires from now on (no operands).
 const (
 	Deliver uint8 = iota + 1

@@ -13,7 +13,7 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 	h := m.height
 	fifo := m.cfg.Network == FIFO
 	for _, kind := range []uint8{Deliver, Lose} {
-		if kind == Lose && (!m.cfg.LoseOnCrash || s.ncrash == 0) {
+		if kind == Lose && (m.cfg.Loss != LossOnCrash || s.ncrash == 0) {
 			continue
 		}
 		each(s.root, h, 0, func(i int, p *proc) bool {
@@ -44,7 +44,7 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 			return true
 		})
 	}
-	if s.ncrash > 0 && !m.cfg.NoDetector {
+	if s.ncrash > 0 && m.cfg.Detector != DetectorNone {
 		each(s.root, h, 0, func(i int, p *proc) bool {
 			if p.live && int(p.ndet) < s.ncrash {
 				s.crashed.Each(func(q core.Rank) {
@@ -95,7 +95,7 @@ func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.
 		buf = append(buf, checker.Action{Kind: Deliver, P: int32(i), Q: int32(e.from), I: run})
 		run++
 	}
-	if m.cfg.LoseOnCrash {
+	if m.cfg.Loss == LossOnCrash {
 		for _, a := range buf[start:] {
 			if s.crashed.Has(core.Rank(a.Q)) {
 				a.Kind = Lose

@@ -203,7 +203,10 @@ func TestLoseOnCrash(t *testing.T) {
 	for _, net := range []Network{Unordered, FIFO} {
 		for _, lose := range []bool{false, true} {
 			cfg := floodConfig(3)
-			cfg.Network, cfg.LoseOnCrash = net, lose
+			cfg.Network = net
+			if lose {
+				cfg.Loss = LossOnCrash
+			}
 			m := mustNew(t, cfg)
 			s := run(t, m, m.Init()[0], act(Call, 0, 0, 0), act(Call, 1, 0, 0))
 			for _, a := range m.Actions(s, nil) {

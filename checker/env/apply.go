@@ -16,7 +16,7 @@ import (
 // whose Step fails or panics, or emits a send to an invalid rank, yields a
 // *StepError. Cost: one node Clone and Step, plus O(log N) tree nodes and
 // one inbox copy per process the step touches (the crash of a sender under
-// LoseOnCrash scans every inbox).
+// LossOnCrash scans every inbox).
 func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	if s == nil || s.m != m {
 		return nil, errors.New("env: Apply on a world of another model")
@@ -47,8 +47,8 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		if !ok {
 			return nil, notEnabled(a, fmt.Sprintf("no message %d in flight from %v to %v", a.I, q, p))
 		}
-		if a.Kind == Lose && !(m.cfg.LoseOnCrash && s.crashed.Has(q)) {
-			return nil, notEnabled(a, "messages are lost only with LoseOnCrash from a crashed sender")
+		if a.Kind == Lose && !(m.cfg.Loss == LossOnCrash && s.crashed.Has(q)) {
+			return nil, notEnabled(a, "messages are lost only with LossOnCrash from a crashed sender")
 		}
 		msg := pp.inbox[i].msg
 		mp := t.mut(int(p))
@@ -76,7 +76,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		if isFail {
 			nw.nfail++
 		}
-		if m.cfg.LoseOnCrash {
+		if m.cfg.Loss == LossOnCrash {
 			each(s.root, m.height, 0, func(i int, r *proc) bool {
 				if r.live {
 					if lo, hi := senderRange(r.inbox, p); hi > lo {
@@ -87,7 +87,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 			})
 		}
 	case Detect:
-		if m.cfg.NoDetector || !q.Valid(n) || !s.crashed.Has(q) || pp.detected.Has(q) {
+		if m.cfg.Detector == DetectorNone || !q.Valid(n) || !s.crashed.Has(q) || pp.detected.Has(q) {
 			return nil, notEnabled(a, fmt.Sprintf("no pending notification that %v is dead", q))
 		}
 		mp := t.mut(int(p))
@@ -187,7 +187,7 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 				return &StepError{Action: a, Rank: p, Event: ev,
 					Err: fmt.Errorf("timer id %d over %d", e.Timer, math.MaxInt32)}
 			}
-			if m.cfg.Rounds {
+			if m.cfg.Timing == LockStepRounds {
 				mp.next = armTimer(mp.next, e.Timer)
 			} else {
 				mp.timers = armTimer(mp.timers, e.Timer)

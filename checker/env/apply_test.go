@@ -14,7 +14,7 @@ import (
 func TestApplyLeavesInputUnchanged(t *testing.T) {
 	for _, net := range []Network{Unordered, FIFO} {
 		cfg := floodConfig(3)
-		cfg.Network, cfg.LoseOnCrash = net, true
+		cfg.Network, cfg.Loss = net, LossOnCrash
 		if net == FIFO { // two messages per channel
 			cfg.N, cfg.Crashes, cfg.Fail = 2, 0, []core.Rank{1}
 			cfg.Schedules = [][][]core.Input{{{in{A: 0, V: 1}, in{A: 1, V: 2}}, {in{A: 1, V: 0}}}}
@@ -44,7 +44,7 @@ func TestApplyLeavesInputUnchanged(t *testing.T) {
 
 func TestQuiescentIffOnlyCrashes(t *testing.T) {
 	cfg := floodConfig(3)
-	cfg.LoseOnCrash, cfg.Blocking, cfg.Crashes, cfg.Fail = true, true, 0, []core.Rank{1}
+	cfg.Loss, cfg.Blocking, cfg.Crashes, cfg.Fail = LossOnCrash, true, 0, []core.Rank{1}
 	cfg.Schedules = append(cfg.Schedules, [][]core.Input{{in{A: 0, V: 1}, in{A: 1, V: 1}}, {in{A: 0, V: 2}}, nil})
 	m := mustNew(t, cfg)
 	quiet := 0

@@ -51,7 +51,7 @@ func floodProperties() []checker.Property[*World] {
 func TestExhaustiveFlood(t *testing.T) {
 	for _, net := range []Network{Unordered, FIFO} {
 		cfg := floodConfig(3)
-		cfg.Network, cfg.LoseOnCrash = net, true
+		cfg.Network, cfg.Loss = net, LossOnCrash
 		cfg.Properties = floodProperties()
 		cfg.Schedules = append(cfg.Schedules, one(1, 1, 0))
 		m := mustNew(t, cfg)

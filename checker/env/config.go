@@ -8,29 +8,6 @@ import (
 	"github.com/ftkernel/ftkernel/core"
 )
 
-// Network is the channel discipline.
-type Network uint8
-
-const (
-	// Unordered: the messages in flight form a multiset; any may be
-	// delivered next. The default.
-	Unordered Network = iota
-	// FIFO: each (sender, receiver) pair is a queue; only its head may be
-	// delivered.
-	FIFO
-)
-
-// String is "unordered" or "fifo".
-func (n Network) String() string {
-	switch n {
-	case Unordered:
-		return "unordered"
-	case FIFO:
-		return "fifo"
-	}
-	return fmt.Sprintf("network(%d)", uint8(n))
-}
-
 // Config describes a model: the protocol (NewNode, Schedules, Properties)
 // and the environment around it.
 type Config struct {
@@ -40,10 +17,19 @@ type Config struct {
 	N int
 	// Crashes is the crash budget F, 0 ≤ Crashes ≤ N (Fail ranks extra).
 	Crashes int
-	// Network is Unordered (default) or FIFO.
+	// Network is the channel discipline: Unordered (default) or FIFO.
 	Network Network
-	// LoseOnCrash lets messages in flight from a crashed sender be lost.
-	LoseOnCrash bool
+	// Loss says which messages may be lost: LossNone (default) or
+	// LossOnCrash (messages in flight from a crashed sender).
+	Loss Loss
+	// Faults is the failure model: CrashStop (default, the only one).
+	Faults Faults
+	// Detector is the failure detector: DetectorPerfect (default, every
+	// crash reported by a Detect action) or DetectorNone.
+	Detector Detector
+	// Timing is Asynchronous (default) or LockStepRounds (timers wait for
+	// the next round, begun by a Tick action); see Timing.
+	Timing Timing
 	// Blocking: a process makes its next call only after the previous one
 	// returned (EffReturn).
 	Blocking bool
@@ -64,11 +50,6 @@ type Config struct {
 	// crash when a crash is enabled; Fail ranks are crashed with it per step
 	// too (with 1/N per step if CrashProb is 0).
 	CrashProb float64
-	// NoDetector turns the failure detector off: crashes are never
-	// reported (no Detect actions), as in fail-stop models where the
-	// sender cannot tell whether the recipient is alive (Corrected Trees
-	// §2.1).
-	NoDetector bool
 	// Survivors lists ranks that never crash (not even within the budget),
 	// such as the root of a broadcast, which is assumed alive (Corrected
 	// Trees §2.1). They must not be Fail ranks.
@@ -79,16 +60,6 @@ type Config struct {
 	// abstract, so "the clock is set late enough that everything before it
 	// has settled" is the only ordering it adds. Ids fit in int32.
 	Wakeups []uint64
-	// Rounds makes time advance in synchronous rounds: a timer a node arms
-	// (EffSetTimer, whatever its Delay) does not fire in the current round
-	// but waits for the next, which a Tick action begins once nothing but
-	// crashes is enabled (every message of the round delivered, every timer
-	// of the round fired). Each timer then fires as its own Fire action,
-	// interleaved with the deliveries of the round. It turns "send one
-	// message per send slot" protocols (correction) into lock-step rounds,
-	// a partially synchronous model with far fewer interleavings than full
-	// asynchrony. Ticks come before the next Config.Wakeups entry.
-	Rounds bool
 	// CrashBeforeWakeup enables budget crashes only before the first Clock
 	// action ("failures happen before the synchronized phase"). Fail ranks
 	// are not affected.
@@ -113,6 +84,18 @@ func (c *Config) validate() error {
 	}
 	if c.Network != Unordered && c.Network != FIFO {
 		return bad("unknown Network %d", c.Network)
+	}
+	if c.Loss != LossNone && c.Loss != LossOnCrash {
+		return bad("unknown Loss %d", c.Loss)
+	}
+	if c.Faults != CrashStop {
+		return bad("unknown Faults %d", c.Faults)
+	}
+	if c.Detector != DetectorPerfect && c.Detector != DetectorNone {
+		return bad("unknown Detector %d", c.Detector)
+	}
+	if c.Timing != Asynchronous && c.Timing != LockStepRounds {
+		return bad("unknown Timing %d", c.Timing)
 	}
 	if c.NewNode == nil {
 		return bad("NewNode is nil")

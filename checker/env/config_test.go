@@ -19,6 +19,10 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{"negative crashes", func(c *Config) { c.Crashes = -1 }},
 		{"crashes over N", func(c *Config) { c.Crashes = 4 }},
 		{"unknown network", func(c *Config) { c.Network = 7 }},
+		{"unknown loss", func(c *Config) { c.Loss = 2 }},
+		{"unknown faults", func(c *Config) { c.Faults = 1 }},
+		{"unknown detector", func(c *Config) { c.Detector = 2 }},
+		{"unknown timing", func(c *Config) { c.Timing = 2 }},
 		{"no NewNode", func(c *Config) { c.NewNode = nil }},
 		{"nil node", func(c *Config) { c.NewNode = func(core.Rank, int) core.Machine { return nil } }},
 		{"schedule too short", func(c *Config) { c.Schedules = [][][]core.Input{one(1, 2)} }},
@@ -54,7 +58,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 
 func TestNameAndInit(t *testing.T) {
 	cfg := floodConfig(3)
-	cfg.Network, cfg.LoseOnCrash, cfg.Blocking, cfg.Fail = FIFO, true, true, []core.Rank{0, 2}
+	cfg.Network, cfg.Loss, cfg.Blocking, cfg.Fail = FIFO, LossOnCrash, true, []core.Rank{0, 2}
 	cfg.Schedules = append(cfg.Schedules, one(5, 5, 5))
 	m := mustNew(t, cfg)
 	if got, want := m.Name(), "flood n=3 crashes=1 fifo lose-on-crash blocking fail=0,2"; got != want {

@@ -9,7 +9,7 @@
 // FIFO per (sender, receiver) pair. Sends to self are allowed and delivered
 // like any other message. Messages to a crashed process are dropped: those in
 // flight when it crashes at the crash, later ones at send time. Messages sent
-// by a process that later crashes are still delivered; with LoseOnCrash each
+// by a process that later crashes are still delivered; with LossOnCrash each
 // of them may also be lost (a Lose action).
 //
 // Faults: crash-stop, at any step, at most Config.Crashes of them. A crashed

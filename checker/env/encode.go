@@ -24,7 +24,7 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
-		b = appendProc(b, p, enc[i], m.cfg.Rounds)
+		b = appendProc(b, p, enc[i], m.cfg.Timing == LockStepRounds)
 		return true
 	})
 	return b
@@ -97,7 +97,7 @@ var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }
 // appends, so that equal parts give equal fingerprints.
 func (m *Model) procFP(p *proc, alt, i int) uint64 {
 	bp := scratch.Get().(*[]byte)
-	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Rounds)
+	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Timing == LockStepRounds)
 	fp := core.Fingerprint(b)
 	*bp = b
 	scratch.Put(bp)

@@ -43,7 +43,7 @@ var _ checker.Independence[*World] = (*Model)(nil)
 //     P's inbox and timers, leaving P's node, history and calls. If R's step
 //     sends to P first, the message is removed by the crash; after the
 //     crash it is dropped: the same world. The crash does not touch R's
-//     record (with LoseOnCrash it only makes Lose actions enabled, which
+//     record (with LossOnCrash it only makes Lose actions enabled, which
 //     does not change the encoding), and R's step does not change the crash
 //     budget (only crashes do; two crashes are dependent since one may
 //     spend the budget). A crash enables Detect actions and disables none

@@ -80,7 +80,7 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Network == FIFO {
 		name.WriteString(" fifo")
 	}
-	if cfg.LoseOnCrash {
+	if cfg.Loss == LossOnCrash {
 		name.WriteString(" lose-on-crash")
 	}
 	if cfg.Blocking {
@@ -107,7 +107,7 @@ func New(cfg Config) (*Model, error) {
 	if len(cfg.Wakeups) > 0 {
 		fmt.Fprintf(&name, " wakeups=%d", len(cfg.Wakeups))
 	}
-	if cfg.NoDetector {
+	if cfg.Detector == DetectorNone {
 		name.WriteString(" no-detector")
 	}
 	if cfg.CrashBeforeWakeup {
@@ -151,9 +151,9 @@ func (m *Model) Quiescent(s *World) bool {
 	return s.root.sum.work(m.detc(s)) == 0 && s.nfail == len(m.cfg.Fail) && s.clock == len(m.cfg.Wakeups) && s.root.sum.pend == 0
 }
 
-// detc is the number of crashes the detector reports: 0 with NoDetector.
+// detc is the number of crashes the detector reports: 0 with DetectorNone.
 func (m *Model) detc(s *World) int64 {
-	if m.cfg.NoDetector {
+	if m.cfg.Detector == DetectorNone {
 		return 0
 	}
 	return int64(s.ncrash)
@@ -171,7 +171,7 @@ func (m *Model) clockDue(s *World) bool {
 	return s.clock < len(m.cfg.Wakeups) && s.root.sum.work(m.detc(s)) == 0 && s.root.sum.pend == 0
 }
 
-// tickDue reports whether a Tick action is enabled in s (Config.Rounds):
+// tickDue reports whether a Tick action is enabled in s (LockStepRounds):
 // nothing but crashes is enabled and a live process has a timer armed for
 // the next round.
 func (m *Model) tickDue(s *World) bool {

@@ -21,7 +21,7 @@ type entry struct {
 // subtree with c crashed processes in the world are live*c - det.
 // agg sums, over the processes of a subtree: w enabled non-crash actions
 // (without detections), live processes, det detections made, pend timers
-// armed for the next round (Config.Rounds).
+// armed for the next round (LockStepRounds).
 type agg struct{ w, live, det, pend int64 }
 
 func (a *agg) add(b agg) { a.w += b.w; a.live += b.live; a.det += b.det; a.pend += b.pend }
@@ -48,7 +48,7 @@ type proc struct {
 	ndet     int32        // detected.Len()
 	hist     []Record
 	timers   []uint64 // armed timers, ascending, distinct (replaced, never written)
-	next     []uint64 // Config.Rounds: timers armed for the next round, likewise
+	next     []uint64 // LockStepRounds: timers armed for the next round, likewise
 	agg      agg      // this process's share of its tree's sums
 	// fp is procFP of this proc, set by Apply when it changes the proc (a
 	// proc belongs to one rank of one schedule alternative); the initial
@@ -79,7 +79,7 @@ func (m *Model) weigh(p *proc, crashed core.RankSet, nsched int) agg {
 			prev = e.from
 		}
 		w++
-		if m.cfg.LoseOnCrash && crashed.Has(e.from) {
+		if m.cfg.Loss == LossOnCrash && crashed.Has(e.from) {
 			w++
 		}
 	}

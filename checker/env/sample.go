@@ -21,7 +21,7 @@ var _ checker.Sampler[*World] = (*Model)(nil)
 //   - otherwise an action chosen uniformly among the enabled Deliver, Lose,
 //     Detect, Call and Fire actions;
 //   - when none is enabled, Tick if a timer waits for the next round
-//     (Config.Rounds), else Clock if a Config.Wakeups entry is left.
+//     (LockStepRounds), else Clock if a Config.Wakeups entry is left.
 //
 // It reports false exactly when s is quiescent (Model.Quiescent): the walk
 // is over, even if budget crashes are still enabled. buf is scratch space.

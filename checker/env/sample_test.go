@@ -13,7 +13,7 @@ import (
 // quiescent states.
 func TestSampleReturnsEnabledActions(t *testing.T) {
 	cfg := floodConfig(3)
-	cfg.LoseOnCrash, cfg.CrashProb, cfg.Fail = true, 0.3, []core.Rank{2}
+	cfg.Loss, cfg.CrashProb, cfg.Fail = LossOnCrash, 0.3, []core.Rank{2}
 	m := mustNew(t, cfg)
 	r := rand.New(rand.NewPCG(1, 2))
 	var buf []checker.Action
@@ -67,7 +67,7 @@ func TestSampleUniform(t *testing.T) {
 // Walks crash every Fail rank, spend at most the budget, and end quiescent.
 func TestSampleWalkCrashes(t *testing.T) {
 	cfg := floodConfig(30)
-	cfg.Crashes, cfg.CrashProb, cfg.Fail, cfg.LoseOnCrash = 2, 0.05, []core.Rank{0, 4, 16}, true
+	cfg.Crashes, cfg.CrashProb, cfg.Fail, cfg.Loss = 2, 0.05, []core.Rank{0, 4, 16}, LossOnCrash
 	m := mustNew(t, cfg)
 	for seed := range uint64(20) {
 		r := rand.New(rand.NewPCG(seed, 9))

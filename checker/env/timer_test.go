@@ -130,14 +130,14 @@ func TestTimerCrashDisarmsAndClock(t *testing.T) {
 	}
 }
 
-// TestRoundsTimersWaitForTick: with Config.Rounds a timer armed in a step
+// TestRoundsTimersWaitForTick: with LockStepRounds a timer armed in a step
 // fires only after a Tick, which is enabled only once nothing but crashes
 // is; a world with a timer waiting for its round is not quiescent; each
 // process ticks once per round, so n tickers that tick `limit` times go
 // through exactly `limit` rounds and fewer worlds than asynchronous timers.
 func TestRoundsTimersWaitForTick(t *testing.T) {
 	cfg := tickerConfig(2, 2)
-	cfg.Rounds = true
+	cfg.Timing = LockStepRounds
 	m := mustNew(t, cfg)
 	s := run(t, m, m.Init()[0], act(Call, 0, 0, 0))
 	if as := m.Actions(s, nil); has(as, act(Fire, 0, 0, 1)) || has(as, act(Tick, 0, 0, 0)) || m.Quiescent(s) {

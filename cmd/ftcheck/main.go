@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	_ "github.com/ftkernel/ftkernel/models/all"
 )
 
 // usageError is bad input from the user: exit status 2.

@@ -22,7 +22,7 @@ import (
 const corrCrashProb = 0.15
 
 // corrWalk is a random walk of the instance's Go environment: the model of
-// registry.NewCorrectionModel with env.Config.CrashProb set (the registry
+// corrmodel.NewModel with env.Config.CrashProb set (the registry
 // leaves it 0: no random crashes), stepped by env.Model.Sample from seed
 // until quiescence.
 func corrWalk(t testing.TB, in CorrInstance, mut mutant.Name, seed uint64) (*env.Model, *checker.Trace) {

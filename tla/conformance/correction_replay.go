@@ -5,12 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	corrmodel "github.com/ftkernel/ftkernel/models/correction"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/registry"
 	"github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
@@ -33,8 +34,8 @@ var CorrInstances = []CorrInstance{
 // Params are the registry parameters of the instance: checked correction,
 // synchronized start, up to F non-root failures before the start (the
 // root survives), the full (not Compact) node state.
-func (in CorrInstance) Params(mut mutant.Name) registry.CorrectionParams {
-	return registry.CorrectionParams{
+func (in CorrInstance) Params(mut mutant.Name) corrmodel.Params {
+	return corrmodel.Params{
 		P: in.P, Tree: correction.Tree{Kind: in.Tree}, Correction: correction.Checked,
 		Start: correction.Synchronized, Faults: in.F, FaultsBeforeCorrection: true, Mutant: mut,
 	}
@@ -42,7 +43,7 @@ func (in CorrInstance) Params(mut mutant.Name) registry.CorrectionParams {
 
 // Model is the Go environment of the instance.
 func (in CorrInstance) Model(mut mutant.Name) (*env.Model, error) {
-	return registry.NewCorrectionModel(in.Params(mut))
+	return corrmodel.NewModel(in.Params(mut))
 }
 
 // qual is the name the instance is imported as in generated Quint

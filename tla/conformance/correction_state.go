@@ -2,7 +2,7 @@ package conformance
 
 // Conformance of the Corrected Tree broadcast with checked correction:
 // tla/correction.qnt (module correction) against statemachine/correction
-// in the environment of registry.NewCorrectionModel (checker/env). The
+// in the environment of models/correction.NewModel (checker/env). The
 // files correction_*.go mirror the ERA ones: this one is the abstraction
 // both sides are compared on, correction_replay.go replays Quint traces
 // on the Go machines, correction_export.go turns Go traces into ITF and
@@ -106,7 +106,7 @@ func nodeDetail(n *correction.Node) (turn string, started bool, err error) {
 	return correction.Dir(t).String(), flags&nodeFlagStarted != 0, nil
 }
 
-// FromCorrectionWorld abstracts a world of registry.NewCorrectionModel.
+// FromCorrectionWorld abstracts a world of models/correction.NewModel.
 func FromCorrectionWorld(w *env.World) (CorrState, error) {
 	s := CorrState{Crashed: ranks(w.CrashedSet()), Clock: w.Clocks() > 0, Msgs: map[CorrMsg]int{}}
 	for p := 0; p < w.N(); p++ {

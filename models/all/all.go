@@ -1,0 +1,12 @@
+// Package all registers every model with the registry: importing it (as
+// cmd/ftcheck does) makes `ftcheck list`, check, simulate and replay know
+// every protocol. Adding a protocol means adding its models/<p> folder and
+// one import line here.
+package all
+
+import (
+	// Each model registers itself from its init.
+	_ "github.com/ftkernel/ftkernel/models/correction"
+	_ "github.com/ftkernel/ftkernel/models/era"
+	_ "github.com/ftkernel/ftkernel/models/twophase"
+)

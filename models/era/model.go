@@ -1,0 +1,260 @@
+package era
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
+)
+
+func init() {
+	registry.Register(&registry.Protocol{
+		Name:     "era",
+		Doc:      "Early Returning Agreement (Herault et al., SC'15 §2): UP/DOWN/RESULTREQUEST over a mended tree",
+		Define:   defineERA,
+		Mutants:  eraMutants(),
+		Simulate: simulateERA,
+	})
+}
+
+// Params are the parameters of an ERA model.
+type Params struct {
+	N          int
+	Crashes    int
+	Agreements int // concurrent agreements a = 0 … Agreements-1
+	Values     int // contributions range over Flag(0) … Flag(Values-1)
+	Topology   erasm.Topology
+	Network    env.Network
+	Loss       env.Loss
+	Blocking   bool
+	Op         erasm.Op
+	GC         bool
+	Mutant     mutant.Name
+	Fail       []core.Rank
+	CrashProb  float64
+}
+
+// eraFlags binds the model flags shared by check and simulate.
+type eraFlags struct {
+	n, crashes, agreements, values int
+	topology, network, op, mut     string
+	lose, blocking, gc             bool
+	fail                           string
+	inputsSeed                     int64
+	fs                             *flag.FlagSet
+}
+
+func bindERA(fs *flag.FlagSet, n int) *eraFlags {
+	f := &eraFlags{fs: fs}
+	fs.IntVar(&f.n, "n", n, "number of processes N (ranks 0..N-1)")
+	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many processes crash, at any step")
+	fs.IntVar(&f.agreements, "agreements", 1, "number of concurrent agreements (a = 0, 1, …)")
+	fs.IntVar(&f.values, "values", 2, "contributions range over the flags 0 … values-1")
+	fs.StringVar(&f.topology, "topology", "binary", "tree: binary|star|string")
+	fs.StringVar(&f.network, "network", "unordered", "network: unordered (multiset)|fifo (per pair)")
+	fs.StringVar(&f.op, "op", "and", "combine operation F: and (bitwise AND) | ulfm (MPIX_Comm_agree: flag, failed, acknowledged)")
+	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
+	fs.BoolVar(&f.lose, "lose-on-crash", false, "messages already sent by a process that then crashes may be lost")
+	fs.BoolVar(&f.blocking, "blocking", false, "a process makes its next Agreement call only after the previous one returned")
+	fs.BoolVar(&f.gc, "gc", false, "garbage-collect agreement state after return (§3)")
+	fs.StringVar(&f.fail, "fail", "", "ranks that must crash at some point, e.g. 0,4,16-31 (outside --crashes)")
+	fs.Int64Var(&f.inputsSeed, "inputs-seed", -1, "one input vector drawn from this seed instead of all of them (-1: all; simulate sets it to --seed)")
+	return f
+}
+
+func (f *eraFlags) params() (Params, error) {
+	p := Params{N: f.n, Crashes: f.crashes, Agreements: f.agreements, Values: f.values,
+		Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut)}
+	if f.lose {
+		p.Loss = env.LossOnCrash
+	}
+	switch f.topology {
+	case "binary":
+		p.Topology = erasm.Binary
+	case "star":
+		p.Topology = erasm.Star
+	case "string", "chain":
+		p.Topology = erasm.String
+	default:
+		return p, fmt.Errorf("--topology %q: want binary, star or string", f.topology)
+	}
+	var err error
+	if p.Network, err = env.ParseNetwork(f.network); err != nil {
+		return p, fmt.Errorf("--network %q: want unordered or fifo", f.network)
+	}
+	switch f.op {
+	case "and":
+		p.Op = erasm.And
+	case "ulfm":
+		p.Op = erasm.ULFM
+	default:
+		return p, fmt.Errorf("--op %q: want and or ulfm", f.op)
+	}
+	if p.N < 1 {
+		return p, fmt.Errorf("--n %d: need at least one process", p.N)
+	}
+	if p.Crashes < 0 || p.Crashes >= p.N {
+		return p, fmt.Errorf("--crashes %d: must be in 0..n-1 (the paper assumes one process survives)", p.Crashes)
+	}
+	if p.Agreements < 1 || p.Values < 1 {
+		return p, fmt.Errorf("--agreements and --values must be at least 1")
+	}
+	if p.Fail, err = parseRanks(f.fail, p.N); err != nil {
+		return p, err
+	}
+	if len(p.Fail)+p.Crashes >= p.N {
+		return p, fmt.Errorf("--fail and --crashes would crash every process; the paper assumes one survives")
+	}
+	if p.Mutant != mutant.None {
+		ok := false
+		for _, m := range erasm.Mutants {
+			ok = ok || m == p.Mutant
+		}
+		if !ok {
+			return p, fmt.Errorf("--mutant %q: unknown ERA mutant (see ftcheck list)", f.mut)
+		}
+	}
+	return p, nil
+}
+
+// own lists the flag values of the model flags, for traces.
+func (f *eraFlags) own() map[string]string {
+	out := map[string]string{}
+	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "network", "op", "mutant", "lose-on-crash", "blocking", "gc", "fail", "inputs-seed"} {
+		out[name] = f.fs.Lookup(name).Value.String()
+	}
+	return out
+}
+
+func defineERA(fs *flag.FlagSet) registry.Builder {
+	f := bindERA(fs, 4)
+	// The main job's default: N = 4 with any number of crashes (up to
+	// N-1: the paper assumes one process survives), at any step.
+	fs.Lookup("crashes").DefValue = "3"
+	_ = fs.Set("crashes", "3")
+	return func() (registry.Runner, error) {
+		p, err := f.params()
+		if err != nil {
+			return nil, err
+		}
+		if f.inputsSeed >= 0 {
+			// One input vector, as a simulation walk used: replay rebuilds
+			// exactly the model the walk ran on.
+			m, err := NewModel(p, [][][]core.Input{randomInputs(p, uint64(f.inputsSeed))})
+			if err != nil {
+				return nil, err
+			}
+			return registry.Erase(m, "era", f.own()), nil
+		}
+		if p.N > 12 {
+			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate era for large N)", p.N)
+		}
+		vecs := 1
+		for i := 0; i < p.N*p.Agreements; i++ {
+			vecs *= p.Values
+			if vecs > 1<<16 {
+				return nil, fmt.Errorf("%d^(n·agreements) input vectors is too many: lower --values, --n or --agreements", p.Values)
+			}
+		}
+		m, err := NewModel(p, AllInputVectors(p))
+		if err != nil {
+			return nil, err
+		}
+		return registry.Erase(m, "era", f.own()), nil
+	}
+}
+
+// inputValue is the input value v for the ERA operation op.
+func inputValue(op erasm.Op, v uint64) erasm.Value {
+	if op == erasm.ULFM {
+		return erasm.NewContribution(v, core.RankSet{}, core.RankSet{})
+	}
+	return erasm.Flag(v)
+}
+
+// AllInputVectors lists every schedule: each process calls Agreement(v, a)
+// for a = 0 … Agreements-1, with every combination of v in 0 … Values-1.
+func AllInputVectors(p Params) [][][]core.Input {
+	var out [][][]core.Input
+	k := p.N * p.Agreements
+	digits := make([]int, k)
+	for {
+		s := make([][]core.Input, p.N)
+		for r := 0; r < p.N; r++ {
+			for a := 0; a < p.Agreements; a++ {
+				s[r] = append(s[r], erasm.Contribute{A: uint64(a), V: inputValue(p.Op, uint64(digits[r*p.Agreements+a]))})
+			}
+		}
+		out = append(out, s)
+		i := 0
+		for i < k && digits[i] == p.Values-1 {
+			digits[i] = 0
+			i++
+		}
+		if i == k {
+			return out
+		}
+		digits[i]++
+	}
+}
+
+// NewModel builds the environment for ERA nodes with the given schedules.
+func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
+	cfg := erasm.Config{N: p.N, Topology: p.Topology, Op: p.Op, GC: p.GC, Mutant: p.Mutant}
+	if _, err := erasm.New(0, cfg); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	// env.New appends n, crashes, lose-on-crash, blocking and fail.
+	fmt.Fprintf(&b, "era topology=%v network=%v agreements=%d values=%d op=%s", p.Topology, p.Network, p.Agreements, p.Values, p.Op.Name())
+	if p.Mutant != mutant.None {
+		b.WriteString(" mutant=" + string(p.Mutant))
+	}
+	return env.New(env.Config{
+		Name: b.String(), N: p.N, Crashes: p.Crashes, Network: p.Network,
+		Loss: p.Loss, Blocking: p.Blocking,
+		NewNode: func(r core.Rank, n int) core.Machine {
+			node, err := erasm.New(r, cfg)
+			if err != nil {
+				panic(err) // validated above with the same cfg
+			}
+			return node
+		},
+		Schedules: schedules, Fail: p.Fail, CrashProb: p.CrashProb,
+		Properties: Properties(p.Op),
+	})
+}
+
+// parseRanks reads "0,4,16-31".
+func parseRanks(s string, n int) ([]core.Rank, error) {
+	var out []core.Rank
+	if s == "" {
+		return nil, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil {
+			return nil, fmt.Errorf("--fail %q: %q is not a rank", s, part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
+				return nil, fmt.Errorf("--fail %q: bad range %q", s, part)
+			}
+		}
+		for r := a; r <= b; r++ {
+			if r < 0 || r >= n {
+				return nil, fmt.Errorf("--fail %q: rank %d out of range 0..%d", s, r, n-1)
+			}
+			out = append(out, core.Rank(r))
+		}
+	}
+	return out, nil
+}

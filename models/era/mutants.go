@@ -1,0 +1,30 @@
+package era
+
+import (
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
+)
+
+// eraMutants lists the test-only broken variants of --mutant with what each breaks.
+func eraMutants() []registry.MutantInfo {
+	docs := map[mutant.Name]string{
+		erasm.MutantNoGrandchildren:         "omit Part 4's second rule (no RESULTREQUEST to grandchildren)",
+		erasm.MutantEarlyRootDecision:       "a root decides before all its children contributed",
+		erasm.MutantDownFromAnyone:          "accept DOWN from a process that is not the parent",
+		erasm.MutantNoMarkElders:            "skip marking ranks r < q dead on RESULTREQUEST",
+		erasm.MutantRecordInsteadOfUp:       "a broadcasting process answers RESULTREQUEST by recording the requester instead of re-sending UP",
+		erasm.MutantDecisionIgnoresRequests: "Decision sends DOWN to children only, not to RequestedResult",
+		erasm.MutantNoUpToNewParent:         "Part 4: a process whose parent died does not send UP to its new parent",
+		erasm.MutantUpNotRemembered:         "Recv(UP) literally as printed: Status tested before Result, non-child UP forgotten",
+		erasm.MutantRootIgnoresDown:         "Recv(DOWN) literally as printed: a root ignores its children's DOWN",
+		erasm.MutantMarkEldersSilently:      "Recv(RESULTREQUEST) literally as printed: elders marked dead without Part 4",
+		erasm.MutantGCDropsResult:           "§3 garbage collection also reclaims Result, which the paper says must be kept",
+		erasm.MutantUpOverwrites:            "Recv(UP) assigns Current ← v instead of F(Current, v)",
+	}
+	out := make([]registry.MutantInfo, 0, len(erasm.Mutants))
+	for _, m := range erasm.Mutants {
+		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package era
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/registry"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
+)
+
+// simulateERA is `ftcheck simulate era`: seeded random walks at sizes no
+// exhaustive search reaches, in the spirit of the paper's Table 2d
+// scenarios (failure of the root, of a child of the root, of an inner node,
+// of a whole group: --fail 0, 4, 16, 16-31).
+func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
+	f := bindERA(fs, 64)
+	fs.Lookup("crashes").DefValue = "0"
+	_ = fs.Set("crashes", "0")
+	walks := fs.Int("walks", 100, "number of random walks")
+	seed := fs.Uint64("seed", 1, "seed: the same seed and flags give the same walks, byte for byte")
+	crashProb := fs.Float64("crash-prob", 0, "probability that a step is a crash while crashes are possible (0: 1/N)")
+	maxSteps := fs.Int("max-steps", 0, "steps per walk (0: 200·N·agreements)")
+	scenario := fs.String("scenario", "", "ulfm-bench: the paper's Figure 3 benchmark on the MPIX_Comm_agree layer")
+	return func(progress func(string)) (*registry.SimReport, error) {
+		if *scenario != "" {
+			return simulateULFMBench(f, *scenario, *walks, *seed, f.fail, progress)
+		}
+		// The walks' input vector is drawn from the seed; the flag goes
+		// into traces so that replay rebuilds the same model.
+		f.inputsSeed = int64(*seed & (1<<63 - 1))
+		p, err := f.params()
+		if err != nil {
+			return nil, err
+		}
+		p.CrashProb = *crashProb
+		if *walks < 1 {
+			return nil, fmt.Errorf("--walks %d: need at least one walk", *walks)
+		}
+		ms := *maxSteps
+		if ms <= 0 {
+			ms = 200 * p.N * p.Agreements
+		}
+		m, err := NewModel(p, []([][]core.Input){randomInputs(p, uint64(f.inputsSeed))})
+		if err != nil {
+			return nil, err
+		}
+		obs := &eraObserver{Model: m, n: p.N, figs: make([]walkFigures, *walks)}
+		res := checker.Walk[*env.World](obs, checker.WalkOptions{Walks: *walks, MaxSteps: ms, Seed: *seed})
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		rep := &registry.SimReport{Model: "era", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}}
+		if res.Violation != nil {
+			res.Violation.Params = f.own()
+			res.Violation.Params[registry.ModelParam] = "era"
+			rep.Trace = res.Violation
+			rep.Violations = append(rep.Violations, registry.ViolationRef{Property: res.Violation.Violation.Property, Steps: len(res.Violation.Steps)})
+		}
+		rep.Figures, rep.Text = obs.summary(p, res)
+		return rep, nil
+	}
+}
+
+// randomInputs draws one contribution per process and agreement from seed.
+func randomInputs(p Params, seed uint64) [][]core.Input {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	s := make([][]core.Input, p.N)
+	for q := range s {
+		for a := 0; a < p.Agreements; a++ {
+			// Mostly 1 so that the AND is not trivially 0.
+			v := uint64(1)
+			if p.Values > 1 && r.IntN(4*p.N) == 0 {
+				v = uint64(r.IntN(p.Values))
+			}
+			s[q] = append(s[q], erasm.Contribute{A: uint64(a), V: inputValue(p.Op, v)})
+		}
+	}
+	return s
+}
+
+// walkFigures is what one walk measured.
+type walkFigures struct {
+	sends     int
+	byKind    map[string]int
+	clock     []int            // Lamport round per process
+	pairRound map[[2]int32]int // latest round sent from q to p
+	rounds    int              // largest round at which a process decided
+	decided   int              // decisions
+	final     *env.World
+}
+
+// eraObserver measures walks (checker.Observer).
+type eraObserver struct {
+	*env.Model
+	n    int
+	mu   sync.Mutex
+	figs []walkFigures
+}
+
+func (o *eraObserver) fig(i int) *walkFigures {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	f := &o.figs[i]
+	if f.clock == nil {
+		f.clock = make([]int, o.n)
+		f.pairRound = map[[2]int32]int{}
+		f.byKind = map[string]int{}
+	}
+	return f
+}
+
+// ObserveStep counts messages and advances Lamport rounds: a message sent at
+// round r is delivered at round r+1; rounds to decision is the largest round
+// at which a process decides.
+func (o *eraObserver) ObserveStep(i int, _ *env.World, a checker.Action, next *env.World) {
+	f := o.fig(i)
+	p := next.LastActor()
+	if a.Kind == env.Deliver {
+		if r := f.pairRound[[2]int32{a.Q, a.P}]; r > f.clock[a.P] {
+			f.clock[a.P] = r
+		}
+	}
+	for _, e := range next.LastEffects() {
+		switch e.Kind {
+		case core.EffSend:
+			f.sends++
+			f.byKind[e.Msg.Kind()]++
+			f.pairRound[[2]int32{int32(p), int32(e.To)}] = f.clock[p] + 1
+		case core.EffDecide:
+			f.decided++
+			f.rounds = max(f.rounds, f.clock[p])
+		}
+	}
+}
+
+// ObserveEnd keeps the final world.
+func (o *eraObserver) ObserveEnd(i int, final *env.World, _ checker.WalkStat) { o.fig(i).final = final }
+
+// treeDepth is the depth of the tree rooted at the smallest live rank, as
+// seen with dead marked dead.
+func treeDepth(dead core.RankSet, n int, t erasm.Topology) int {
+	depth := make([]int, n)
+	best := 0
+	for p := 0; p < n; p++ {
+		if dead.Has(core.Rank(p)) {
+			continue
+		}
+		par := erasm.Parent(dead, core.Rank(p), n, t)
+		if par != core.NoRank {
+			depth[p] = depth[par] + 1 // parents have smaller ranks in every topology
+		}
+		best = max(best, depth[p])
+	}
+	return best
+}
+
+func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any, string) {
+	n := res.Walks
+	var sends, rounds, maxRounds, quiescent, maxSends int
+	kinds := map[string]int{}
+	mended := 0
+	for i := 0; i < n; i++ {
+		f := o.figs[i]
+		sends += f.sends
+		maxSends = max(maxSends, f.sends)
+		rounds += f.rounds
+		maxRounds = max(maxRounds, f.rounds)
+		for k, v := range f.byKind {
+			kinds[k] += v
+		}
+		if res.PerWalk[i].Quiescent {
+			quiescent++
+		}
+		if f.final != nil {
+			mended = max(mended, treeDepth(f.final.CrashedSet(), p.N, p.Topology))
+		}
+	}
+	ag := float64(p.Agreements)
+	per := func(x int) float64 { return float64(x) / float64(max(n, 1)) / ag }
+	figs := map[string]any{
+		"n": p.N, "walks": n, "quiescent_walks": quiescent, "steps": res.Steps,
+		"steps_per_sec":            res.StepsPerSec,
+		"messages_per_agreement":   per(sends),
+		"max_messages_per_walk":    maxSends,
+		"messages_by_kind":         kinds,
+		"rounds_to_decision":       float64(rounds) / float64(max(n, 1)),
+		"max_rounds_to_decision":   maxRounds,
+		"tree_depth":               treeDepth(core.RankSet{}, p.N, p.Topology),
+		"max_mended_tree_depth":    mended,
+		"failed_ranks":             len(p.Fail),
+		"failure_free_messages":    2 * (p.N - 1),
+		"properties_hold":          res.Violation == nil,
+		"topology":                 p.Topology.String(),
+		"agreements":               p.Agreements,
+		"crash_budget":             p.Crashes,
+		"walks_ending_quiescent_%": 100 * float64(quiescent) / float64(max(n, 1)),
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "era N=%d topology=%v agreements=%d fail=%v crashes≤%d: %d walks, %d steps (%.0f steps/s)\n",
+		p.N, p.Topology, p.Agreements, p.Fail, p.Crashes, n, res.Steps, res.StepsPerSec)
+	fmt.Fprintf(&b, "  messages per agreement: %.1f (failure-free 2(N-1) = %d); by kind %v\n", per(sends), 2*(p.N-1), kinds)
+	fmt.Fprintf(&b, "  rounds to decision: %.1f mean, %d max; tree depth %d, mended %d\n",
+		float64(rounds)/float64(max(n, 1)), maxRounds, figs["tree_depth"], mended)
+	fmt.Fprintf(&b, "  walks ending quiescent: %d/%d; properties hold: %v\n", quiescent, n, res.Violation == nil)
+	return figs, b.String()
+}
