@@ -46,6 +46,10 @@ import (
 // (the first one found of each class, in key order), so counterexamples are
 // still shortest paths of the model (a shortest path in the quotient has the
 // length of a shortest real one).
+//
+// When an Eventually property is selected, BFS runs the explicit-graph
+// search of eventually.go instead (sequential, no symmetry or POR), which
+// checks the other properties with the same semantics and finds lassos.
 func BFS[S any](m Model[S], opt Options) *Result {
 	w := opt.Workers
 	if w <= 0 {
@@ -62,6 +66,9 @@ func BFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if len(x.ps.ev) > 0 {
+		return x.graphSearch()
+	}
 	x.workers = make([]*bfsWorker[S], w)
 	for i := range x.workers {
 		x.workers[i] = &bfsWorker[S]{}
@@ -249,7 +256,7 @@ func (x *search[S]) insertNeed() int64 {
 
 // allViolated reports whether every checked property has failed already.
 func (x *search[S]) allViolated() bool {
-	for _, list := range [][]int{x.ps.inv, x.ps.quiet, x.ps.trans} {
+	for _, list := range [][]int{x.ps.inv, x.ps.quiet, x.ps.trans, x.ps.ev} {
 		for _, i := range list {
 			if !x.violated[i] {
 				return false

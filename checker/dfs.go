@@ -54,6 +54,10 @@ func lassoViolation(start, loop int) *Violation {
 // Options.MaxDepth leaves states at that depth unexpanded; since the first
 // path to a state is the one DFS follows, a depth-bounded DFS may miss
 // states a BFS of the same bound finds (Complete is false then).
+//
+// When an Eventually property is selected, DFS runs the explicit-graph
+// search of eventually.go instead, as BFS does; Options.Lassos then adds
+// its livelock check to it.
 func DFS[S any](m Model[S], opt Options) *Result {
 	opt.Mode = DepthFirst
 	x := newSearch(m, opt)
@@ -62,6 +66,9 @@ func DFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if len(x.ps.ev) > 0 {
+		return x.graphSearch()
+	}
 	d := &dfs[S]{search: x, lassos: opt.Lassos, pers: setupPersistent(x)}
 	if opt.Lassos || d.pers != nil {
 		d.onStack = make(map[uint64]int32)

@@ -54,9 +54,21 @@ const (
 	// model keeps in next whatever history the property needs (the effects
 	// of the step, decisions so far).
 	Transition
+	// Eventually: a liveness property over infinite runs, "eventually
+	// Check holds" (Check is a state predicate: nil when it holds). A
+	// violation is a reachable run that never satisfies it: a reachable
+	// cycle all of whose states fail Check (a lasso, Trace.Loop > 0), or a
+	// reachable quiescent state that fails it (the run may end there).
+	// BFS and DFS check it on the explicit state graph (eventually.go);
+	// random walks at the quiescent states they reach and on the cycles
+	// they close (a walk back at a state it visited, the property failing
+	// all along). When it holds on a complete search, Result.Bounds says
+	// how long it can take (steps, and time for a Timed model).
+	Eventually
 )
 
-// String names the kind: "invariant", "quiescence" or "transition".
+// String names the kind: "invariant", "quiescence", "transition" or
+// "eventually".
 func (k PropertyKind) String() string {
 	switch k {
 	case Invariant:
@@ -65,12 +77,14 @@ func (k PropertyKind) String() string {
 		return "quiescence"
 	case Transition:
 		return "transition"
+	case Eventually:
+		return "eventually"
 	}
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
 
-// Property is a named check. Check is used by Invariant and Quiescence
-// properties, CheckStep by Transition properties; each returns nil when the
+// Property is a named check. Check is used by Invariant, Quiescence and
+// Eventually properties, CheckStep by Transition properties; each returns nil when the
 // property holds and an error that says why not.
 type Property[S any] struct {
 	Name string

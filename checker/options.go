@@ -158,6 +158,9 @@ type Result struct {
 	CollisionProb float64
 	// CollisionBound is the simple bound States²/2^65.
 	CollisionBound float64
+	// Bounds holds, after a complete search, one entry per checked
+	// Eventually property that holds: how long it can take (eventually.go).
+	Bounds []Bound
 }
 
 // BytesPerState is VisitedBytes divided by States.

@@ -13,6 +13,7 @@ type propSet[S any] struct {
 	inv   []int // indexes into all
 	quiet []int
 	trans []int
+	ev    []int // Eventually
 }
 
 // selectProperties picks the properties to check: when names is empty,
@@ -45,6 +46,11 @@ func selectProperties[S any](all []Property[S], names []string) (*propSet[S], er
 				return nil, fmt.Errorf("checker: transition property %q has no CheckStep", p.Name)
 			}
 			ps.trans = append(ps.trans, i)
+		case Eventually:
+			if p.Check == nil {
+				return nil, fmt.Errorf("checker: eventually property %q has no Check", p.Name)
+			}
+			ps.ev = append(ps.ev, i)
 		default:
 			return nil, fmt.Errorf("checker: property %q has unknown kind %v", p.Name, p.Kind)
 		}
@@ -53,22 +59,34 @@ func selectProperties[S any](all []Property[S], names []string) (*propSet[S], er
 }
 
 // checkState checks the invariants of s, then (when quiescent) the
-// quiescence properties, in model order. It returns the index of the first
-// property that fails and its error, or -1 and nil.
+// quiescence properties and the Eventually properties (quiescentErr), in
+// model order. It returns the index of the first property that fails and
+// its error, or -1 and nil.
 func (ps *propSet[S]) checkState(m Model[S], s S) (int, error) {
 	for _, i := range ps.inv {
 		if err := ps.all[i].Check(s); err != nil {
 			return i, err
 		}
 	}
-	if len(ps.quiet) > 0 && m.Quiescent(s) {
+	if (len(ps.quiet) > 0 || len(ps.ev) > 0) && m.Quiescent(s) {
 		for _, i := range ps.quiet {
 			if err := ps.all[i].Check(s); err != nil {
 				return i, err
 			}
 		}
+		for _, i := range ps.ev {
+			if err := ps.all[i].Check(s); err != nil {
+				return i, quiescentErr(err)
+			}
+		}
 	}
 	return -1, nil
+}
+
+// quiescentErr is the error of an Eventually property that fails at a
+// quiescent state: the run may end there without it ever holding.
+func quiescentErr(err error) error {
+	return fmt.Errorf("the run may end here (quiescent state) without it: %w", err)
 }
 
 // checkStep checks the transition properties of (prev, a, next).

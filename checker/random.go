@@ -191,6 +191,7 @@ type walker[S any] struct {
 	ctx      context.Context
 	acts     []Action // the walk so far
 	buf      []Action
+	lassos   walkLassos[S] // Eventually properties: lassos along the walk
 }
 
 // walk runs one walk; it returns a trace on violation and an error on a
@@ -222,6 +223,16 @@ func (w *walker[S]) walk(i int, ws uint64) (st WalkStat, tr *Trace, err error) {
 	}
 	if p, err := ps.checkState(m, s); err != nil {
 		return fail(p, err)
+	}
+	lasso := func() (WalkStat, *Trace, error) {
+		st.Violated = true
+		steps, derr := describe(m, w.inits[init], w.acts)
+		seed := ws
+		v := w.lassos.violation
+		return st, &Trace{Model: m.Name(), Seed: &seed, Init: init, Steps: steps, Violation: v, Loop: v.Steps - w.lassos.start}, derr
+	}
+	if w.lassos.reset(m, ps); w.lassos.step(0, s) {
+		return lasso()
 	}
 	for st.Steps < w.maxSteps {
 		if m.Quiescent(s) {
@@ -262,6 +273,9 @@ func (w *walker[S]) walk(i int, ws uint64) (st WalkStat, tr *Trace, err error) {
 			return fail(p, err)
 		}
 		s = next
+		if w.lassos.step(st.Steps, s) {
+			return lasso()
+		}
 	}
 	st.Quiescent = m.Quiescent(s)
 	return st, nil, nil

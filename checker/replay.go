@@ -48,7 +48,10 @@ func (e *ViolationError) Error() string { return "checker: " + e.Violation.Strin
 // (same Model.Encode, or the same canonical encoding when the model is
 // Symmetric or a CanonicalEncoder), and no state of the cycle is
 // quiescent; the error is then a *ViolationError of LivelockProperty, and
-// a plain error when the trace is not such a lasso.
+// a plain error when the trace is not such a lasso. A lasso of an
+// Eventually property (tr.Violation names one) is checked likewise, except
+// that every state of its cycle must fail the property instead (quiescent
+// or not); the *ViolationError then carries that property's violation.
 func Replay[S any](m Model[S], tr *Trace) ([]S, error) {
 	if tr.Loop > 0 {
 		return replayLasso(m, tr)
@@ -148,10 +151,33 @@ func replayLasso[S any](m Model[S], tr *Trace) ([]S, error) {
 	if !same(plain) && !(useSym && same(sym)) {
 		return states, fmt.Errorf("checker: replay: the lasso's last state is not the state after step %d", start)
 	}
+	if tr.Violation != nil && tr.Violation.Property != LivelockProperty {
+		return replayEventually(m, tr, states)
+	}
 	for i := start; i < end; i++ {
 		if m.Quiescent(states[i]) {
 			return states, fmt.Errorf("checker: replay: the lasso's state after step %d is quiescent", i)
 		}
 	}
 	return states, &ViolationError{Violation: *lassoViolation(start, tr.Loop)}
+}
+
+// replayEventually checks that every state of the closed lasso tr (states
+// replayed) fails the Eventually property tr.Violation names.
+func replayEventually[S any](m Model[S], tr *Trace, states []S) ([]S, error) {
+	ps, err := selectProperties(m.Properties(), []string{tr.Violation.Property})
+	if err != nil {
+		return states, err
+	}
+	if len(ps.ev) != 1 {
+		return states, fmt.Errorf("checker: replay: a lasso of %q, which is not an eventually property", tr.Violation.Property)
+	}
+	prop := ps.all[ps.ev[0]]
+	start := tr.LoopStart()
+	for i := start; i < len(states)-1; i++ {
+		if prop.Check(states[i]) == nil {
+			return states, fmt.Errorf("checker: replay: %s holds in the lasso's state after step %d", prop.Name, i)
+		}
+	}
+	return states, &ViolationError{Violation: *eventuallyViolation(prop.Name, start, tr.Loop, prop.Check(states[start]))}
 }

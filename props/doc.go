@@ -19,6 +19,8 @@
 //	TotalOrder       two processes deliver their common messages in the same order
 //	BoundedMessages  a process sends at most a bound of messages
 //	Termination      at quiescence every live process is done
+//	StrongAccuracy   no process suspects a live one (failure detectors)
+//	StrongCompleteness  eventually every live process suspects every crashed one (over lassos)
 //
 // A test keeps this package from importing statemachine/* or models/*.
 package props

@@ -6,7 +6,9 @@ import (
 )
 
 // Actions appends the actions enabled in s to buf, sorted by (Kind, P, Q, I):
-// every Deliver, then every Lose, Crash, Detect, Call, Fire and Clock. Identical messages
+// every Deliver, then every Lose, Crash, Detect, Call, Fire, Clock and Tick.
+// Under BoundedDelay only messages whose window is open and timers due now
+// are enabled. Identical messages
 // (same sender, receiver and bytes) give one Deliver (and one Lose). O(N +
 // messages + pending detections).
 func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
@@ -25,6 +27,10 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 				if e.from != prev {
 					run, prev = 0, e.from
 				} else if fifo {
+					continue
+				}
+				if !m.open(&e) {
+					run++
 					continue
 				}
 				if kind == Deliver || s.crashed.Has(e.from) {
@@ -65,8 +71,10 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 	})
 	each(s.root, h, 0, func(i int, p *proc) bool {
 		if p.live {
-			for _, id := range p.timers {
-				buf = append(buf, checker.Action{Kind: Fire, P: int32(i), I: int32(id)})
+			for j, id := range p.timers {
+				if p.due == nil || p.due[j] == 0 {
+					buf = append(buf, checker.Action{Kind: Fire, P: int32(i), I: int32(id)})
+				}
 			}
 		}
 		return true
@@ -92,7 +100,9 @@ func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.
 		} else if fifo {
 			continue
 		}
-		buf = append(buf, checker.Action{Kind: Deliver, P: int32(i), Q: int32(e.from), I: run})
+		if m.open(&e) {
+			buf = append(buf, checker.Action{Kind: Deliver, P: int32(i), Q: int32(e.from), I: run})
+		}
 		run++
 	}
 	if m.cfg.Loss == LossOnCrash {
@@ -106,8 +116,10 @@ func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.
 	if m.callable(p, len(m.sched[s.alt][i])) {
 		buf = append(buf, checker.Action{Kind: Call, P: int32(i)})
 	}
-	for _, id := range p.timers {
-		buf = append(buf, checker.Action{Kind: Fire, P: int32(i), I: int32(id)})
+	for j, id := range p.timers {
+		if p.due == nil || p.due[j] == 0 {
+			buf = append(buf, checker.Action{Kind: Fire, P: int32(i), I: int32(id)})
+		}
 	}
 	return buf
 }

@@ -24,7 +24,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	t := newTx(s.root, m.height)
 	nw := m.newWorld(&t)
 	*nw = World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
-		clock: s.clock, depth: s.depth + 1, last: a, actor: core.NoRank}
+		clock: s.clock, now: s.now, depth: s.depth + 1, last: a, actor: core.NoRank}
 	n := m.cfg.N
 	if a.Kind == Tick || a.Kind == Clock {
 		return m.applyGlobal(s, a, nw, &t)
@@ -46,6 +46,9 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		i, ok := findEntry(pp.inbox, m.cfg.Network, q, a.I)
 		if !ok {
 			return nil, notEnabled(a, fmt.Sprintf("no message %d in flight from %v to %v", a.I, q, p))
+		}
+		if !m.open(&pp.inbox[i]) {
+			return nil, notEnabled(a, fmt.Sprintf("message %d from %v to %v was sent this tick: its window opens at the next (deadline in %d ticks, Δ = %d)", a.I, q, p, pp.inbox[i].d, m.cfg.Delta))
 		}
 		if a.Kind == Lose && !(m.cfg.Loss == LossOnCrash && s.crashed.Has(q)) {
 			return nil, notEnabled(a, "messages are lost only with LossOnCrash from a crashed sender")
@@ -70,6 +73,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		mp.inbox = nil
 		mp.timers = nil
 		mp.next = nil
+		mp.due = nil
 		nw.crashed = s.crashed.Clone()
 		nw.crashed.Add(p)
 		nw.ncrash++
@@ -109,12 +113,19 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		if a.Q != 0 || a.I < 0 {
 			return nil, notEnabled(a, "malformed timer action")
 		}
-		timers, ok := disarmTimer(pp.timers, uint64(a.I))
+		var timers []uint64
+		var due []int32
+		var ok bool
+		if m.timed() {
+			timers, due, ok = disarmTimed(pp.timers, pp.due, uint64(a.I))
+		} else {
+			timers, ok = disarmTimer(pp.timers, uint64(a.I))
+		}
 		if !ok {
-			return nil, notEnabled(a, fmt.Sprintf("timer %d of %v is not armed", a.I, p))
+			return nil, notEnabled(a, fmt.Sprintf("timer %d of %v is not armed (or not due)", a.I, p))
 		}
 		mp := t.mut(int(p))
-		mp.timers = timers
+		mp.timers, mp.due = timers, due
 		err = m.run(nw, &t, a, p, core.Timer(uint64(a.I)))
 	default:
 		return nil, notEnabled(a, "unknown kind")
@@ -176,7 +187,7 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 			}
 			*kp = e.Msg.AppendBinary((*kp)[:0])
 			mq := t.mut(int(e.To))
-			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, *kp, e.Msg)
+			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, *kp, e.Msg, m.sendDeadline())
 		case core.EffDecide, core.EffReturn, core.EffDeliver:
 			mp.hist = append(mp.hist, Record{Kind: e.Kind, Instance: e.Instance, Value: e.Value}) // owned: made above
 			if e.Kind == core.EffReturn {
@@ -187,9 +198,16 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 				return &StepError{Action: a, Rank: p, Event: ev,
 					Err: fmt.Errorf("timer id %d over %d", e.Timer, math.MaxInt32)}
 			}
-			if m.cfg.Timing == LockStepRounds {
+			switch m.cfg.Timing {
+			case BoundedDelay:
+				d, err := timerOffset(e.Delay)
+				if err != nil {
+					return &StepError{Action: a, Rank: p, Event: ev, Err: err}
+				}
+				mp.timers, mp.due = armTimed(mp.timers, mp.due, e.Timer, d)
+			case LockStepRounds:
 				mp.next = armTimer(mp.next, e.Timer)
-			} else {
+			default:
 				mp.timers = armTimer(mp.timers, e.Timer)
 			}
 		}
@@ -269,6 +287,11 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 	}
 	var arm func(mp *proc)
 	switch {
+	case a.Kind == Tick && m.timed() && m.tickDueDelay(s):
+		nw.now++
+		arm = tickDelay
+	case a.Kind == Tick && m.timed():
+		return nil, notEnabled(a, "no tick due (one is due once nothing is due at the current tick and a message or timer waits)")
 	case a.Kind == Tick && m.tickDue(s):
 		arm = func(mp *proc) {
 			for _, id := range mp.next {
@@ -286,7 +309,7 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 		return nil, notEnabled(a, "no wakeup due (one is due once nothing but crashes is enabled)")
 	}
 	each(s.root, m.height, 0, func(i int, r *proc) bool {
-		if r.live && (a.Kind == Clock || len(r.next) > 0) {
+		if r.live && (a.Kind == Clock || len(r.next) > 0 || m.timed() && (len(r.inbox) > 0 || len(r.timers) > 0)) {
 			arm(t.mut(i))
 		}
 		return true

@@ -27,9 +27,14 @@ type Config struct {
 	// Detector is the failure detector: DetectorPerfect (default, every
 	// crash reported by a Detect action) or DetectorNone.
 	Detector Detector
-	// Timing is Asynchronous (default) or LockStepRounds (timers wait for
-	// the next round, begun by a Tick action); see Timing.
+	// Timing is Asynchronous (default), LockStepRounds (timers wait for
+	// the next round, begun by a Tick action) or BoundedDelay (a global
+	// clock in ticks, message delays in [1, Delta] ticks); see Timing.
 	Timing Timing
+	// Delta is BoundedDelay's delay bound Δ in ticks, 1 ≤ Δ ≤ MaxDelta: a
+	// message sent at tick t is delivered at a tick in [t+1, t+Δ]. It must
+	// be 0 under the other timings.
+	Delta int
 	// Blocking: a process makes its next call only after the previous one
 	// returned (EffReturn).
 	Blocking bool
@@ -65,8 +70,8 @@ type Config struct {
 	// are not affected.
 	CrashBeforeWakeup bool
 	// Properties are returned by Model.Properties. Names must be non-empty
-	// and distinct; Invariant and Quiescence need Check, Transition needs
-	// CheckStep.
+	// and distinct; Invariant, Quiescence and Eventually need Check,
+	// Transition needs CheckStep.
 	Properties []checker.Property[*World]
 	// Params are free-form parameters recorded in traces (Model.Params).
 	Params map[string]string
@@ -94,8 +99,11 @@ func (c *Config) validate() error {
 	if c.Detector != DetectorPerfect && c.Detector != DetectorNone {
 		return bad("unknown Detector %d", c.Detector)
 	}
-	if c.Timing != Asynchronous && c.Timing != LockStepRounds {
+	if c.Timing != Asynchronous && c.Timing != LockStepRounds && c.Timing != BoundedDelay {
 		return bad("unknown Timing %d", c.Timing)
+	}
+	if err := c.validateDelay(); err != nil {
+		return bad("%v", err)
 	}
 	if c.NewNode == nil {
 		return bad("NewNode is nil")
@@ -145,11 +153,11 @@ func (c *Config) validate() error {
 			return bad("Properties[%d] has no name", i)
 		case names[p.Name]:
 			return bad("property %q listed twice", p.Name)
-		case (p.Kind == checker.Invariant || p.Kind == checker.Quiescence) && p.Check == nil:
+		case (p.Kind == checker.Invariant || p.Kind == checker.Quiescence || p.Kind == checker.Eventually) && p.Check == nil:
 			return bad("%s property %q has no Check", p.Kind, p.Name)
 		case p.Kind == checker.Transition && p.CheckStep == nil:
 			return bad("transition property %q has no CheckStep", p.Name)
-		case p.Kind < checker.Invariant || p.Kind > checker.Transition:
+		case p.Kind < checker.Invariant || p.Kind > checker.Eventually:
 			return bad("property %q has unknown kind %d", p.Name, p.Kind)
 		}
 		names[p.Name] = true

@@ -45,6 +45,9 @@ func (m *Model) Describe(s *World, a checker.Action) string {
 		head = fmt.Sprintf("the clock arms timer %s at every live process", id)
 	case Tick:
 		head = "a new round: the timers armed for it fire from now on"
+		if m.timed() {
+			head = fmt.Sprintf("the clock advances to tick %d", s.now+1)
+		}
 	case Call:
 		in := "its next call"
 		if p.Valid(m.cfg.N) {

@@ -39,6 +39,65 @@
 // confines budget crashes to before the first Clock. Config.Survivors never
 // crash.
 //
+// Timing: the timers above are Asynchronous (the default); LockStepRounds
+// and BoundedDelay (Config.Timing) give time a structure.
+//
+// # Bounded delay
+//
+// Under Timing BoundedDelay with Config.Delta = Δ ≥ 1 (Δ in ticks), a
+// global clock counts integer ticks, starting at 0:
+//
+//   - A message sent at tick t is delivered at a nondeterministic tick in
+//     [t+1, t+Δ]: its Deliver is not enabled at t, is enabled (but not
+//     forced) from t+1 on, and is due at t+Δ, its deadline.
+//   - A timer armed at tick t with EffSetTimer Delay d (ticks) fires
+//     exactly at tick t+d: its Fire is enabled, and due, at that tick only.
+//     Delay 0 is read as 1 (a timer never fires in the tick that armed it;
+//     delay.go says why). Re-arming an armed timer replaces its deadline
+//     (unlike Asynchronous, where it changes nothing): the timer-reset
+//     reading of heartbeat detectors.
+//   - Calls and detector notifications are due at once: a call is made, and
+//     each Detect(p, q) taken, at the tick the call became possible or q
+//     crashed (the perfect detector's latency is zero ticks; a Detect is
+//     just another step of that tick, in any order with the others).
+//   - Crashes happen at any step within the budget, as above, and are never
+//     due: time may pass without one. A crash takes no time.
+//   - Within a tick every order of the enabled steps (open deliveries, due
+//     timers, calls, detections, crashes, losses) is explored. A Tick
+//     action advances the clock by one; it is enabled exactly when nothing
+//     is due at the current tick (no message at its deadline, no due timer,
+//     no call to make, no pending Detect) and a message is in flight or a
+//     timer armed. A message whose window is open but not closing may thus
+//     be delivered now or at a later tick: both are explored.
+//   - Under FIFO only a queue's head may be delivered, once its window is
+//     open; deadlines never decrease along a queue. With LossOnCrash, an
+//     open message from a crashed sender may be lost instead (Lose).
+//   - Quiescent: nothing in flight, no timer armed, no call or detection
+//     left (and every Fail rank crashed); then no Tick is enabled either.
+//   - Config.Wakeups (a clock in abstract time) is refused with it.
+//
+// The state is kept relative to the current tick, so that a system that
+// only exchanges heartbeats reaches a cycle instead of an unbounded run:
+// each distinct message in flight carries its deadline minus now (0 … Δ;
+// copies with equal sender and bytes but different deadlines are distinct
+// entries, and the index I of a Deliver counts every entry from the sender,
+// open or not), each armed timer its deadline minus now (0 … its delay). A
+// world's encoding is that of the other timings plus those offsets: each
+// inbox entry's after its bytes, each armed timer's after its id. The
+// clock itself is not encoded: World.Now gives it, like
+// Depth a property of the path, not of the world, and properties must not
+// read it.
+//
+// Every cycle of the state graph contains a Tick (messages take a tick at
+// least, timers too), and a Tick is enabled only when nothing is due, so
+// no cycle postpones a delivery, a timer or a detector notification
+// forever: liveness over lassos (checker.Eventually) needs no fairness
+// assumption here, except that Fail ranks may stay alive on a cycle (use
+// the crash budget for liveness). A Tick changes every process with
+// something pending, so partial-order reduction treats it as dependent
+// with every action; random walks (Sample) pick it uniformly among the
+// enabled non-crash actions.
+//
 // History: the EffDecide, EffReturn and EffDeliver effects of each process,
 // in order, are kept in the World and encoded. EffSuspect is only observed
 // (LastEffects).

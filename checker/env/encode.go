@@ -10,11 +10,15 @@ import (
 
 // Encode appends the canonical encoding of s: N, the crashed set, then per
 // process in rank order: its node's encoding (length-prefixed), its inbox
-// (per distinct message in canonical order: sender, copies, bytes), the
+// (per distinct message in canonical order: sender, copies, bytes, and
+// under BoundedDelay its deadline offset), the
 // peers it has been told are dead, its call schedule, the number of calls
 // made and whether a blocking call is awaited, and its history (kind,
-// instance, value) and its armed timers (count, ids ascending); the number
-// of Clock actions taken comes after the crashed set. Equal worlds give equal bytes; the order in which
+// instance, value) and its armed timers (count, ids ascending, each
+// followed under BoundedDelay by its deadline offset); the number of Clock
+// actions taken comes after the crashed set. Under LockStepRounds each
+// process adds its timers armed for the next round (count, ids). The
+// BoundedDelay clock itself is never encoded (delay.go). Equal worlds give equal bytes; the order in which
 // messages were sent does not show under Unordered. Depth and the last step
 // are not encoded. O(size of the state); it allocates nothing beyond b's
 // growth.
@@ -24,7 +28,7 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
-		b = appendProc(b, p, enc[i], m.cfg.Timing == LockStepRounds)
+		b = appendProc(b, p, enc[i], m.cfg.Timing)
 		return true
 	})
 	return b
@@ -32,7 +36,7 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 
 // appendProc appends the part of the encoding of a world that process p
 // (whose encoded call schedule is sched) contributes.
-func appendProc(b []byte, p *proc, sched []byte, rounds bool) []byte {
+func appendProc(b []byte, p *proc, sched []byte, timing Timing) []byte {
 	start := len(b)
 	b = p.node.AppendBinary(b)
 	b = prefixLen(b, start)
@@ -41,6 +45,9 @@ func appendProc(b []byte, p *proc, sched []byte, rounds bool) []byte {
 		b = core.AppendUint(b, uint64(e.from))
 		b = core.AppendUint(b, uint64(e.n))
 		b = core.AppendString(b, e.key)
+		if timing == BoundedDelay {
+			b = core.AppendUint(b, uint64(e.d))
+		}
 	}
 	b = p.detected.AppendBinary(b)
 	b = append(b, sched...)
@@ -57,11 +64,8 @@ func appendProc(b []byte, p *proc, sched []byte, rounds bool) []byte {
 			b = prefixLen(b, start)
 		}
 	}
-	b = core.AppendUint(b, uint64(len(p.timers)))
-	for _, id := range p.timers {
-		b = core.AppendUint(b, id)
-	}
-	if rounds {
+	b = appendTimers(b, p.timers, p.due, timing == BoundedDelay)
+	if timing == LockStepRounds {
 		b = core.AppendUint(b, uint64(len(p.next)))
 		for _, id := range p.next {
 			b = core.AppendUint(b, id)
@@ -97,7 +101,7 @@ var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }
 // appends, so that equal parts give equal fingerprints.
 func (m *Model) procFP(p *proc, alt, i int) uint64 {
 	bp := scratch.Get().(*[]byte)
-	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Timing == LockStepRounds)
+	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Timing)
 	fp := core.Fingerprint(b)
 	*bp = b
 	scratch.Put(bp)

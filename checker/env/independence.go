@@ -52,6 +52,11 @@ var _ checker.Independence[*World] = (*Model)(nil)
 //     enabled, but the sender rule makes it dependent anyway.
 //   - The world's clock is untouched. Depth and the last step (LastActor,
 //     LastEffects, LastAction) are not encoded.
+//   - Under BoundedDelay a message is sent with deadline offset Δ and a
+//     timer armed with its delay whatever the order, and only a Tick
+//     (dependent with everything: it changes every process with something
+//     pending) moves offsets; whether a Deliver or Fire is enabled depends
+//     on its own process's record only.
 //
 // What transition properties may read (checker.ReadsStep for this model):
 // the action; the acting process's node, history, calls made, detected set

@@ -80,6 +80,9 @@ func New(cfg Config) (*Model, error) {
 	if cfg.Network == FIFO {
 		name.WriteString(" fifo")
 	}
+	if cfg.Timing == BoundedDelay {
+		fmt.Fprintf(&name, " delta=%d", cfg.Delta)
+	}
 	if cfg.Loss == LossOnCrash {
 		name.WriteString(" lose-on-crash")
 	}
@@ -142,13 +145,15 @@ func (m *Model) Properties() []checker.Property[*World] { return m.cfg.Propertie
 // Quiescent reports whether the run may end in s: nothing but budget
 // crashes is enabled (no message in flight to a live process, no pending
 // detector notification, no call a live process can make, no armed timer
-// of a live process, no Config.Wakeups entry left) and every Fail rank has
+// of a live process, no Config.Wakeups entry left; under BoundedDelay no
+// message in flight at all, open or not) and every Fail rank has
 // crashed (Fail ranks must crash in every run, at a step of the
 // explorer's choosing). A blocking call that never returned leaves its
 // process's later calls disabled, so a stuck state is quiescent (and the
 // liveness properties checked there see it). O(1).
 func (m *Model) Quiescent(s *World) bool {
-	return s.root.sum.work(m.detc(s)) == 0 && s.nfail == len(m.cfg.Fail) && s.clock == len(m.cfg.Wakeups) && s.root.sum.pend == 0
+	return s.root.sum.work(m.detc(s)) == 0 && s.nfail == len(m.cfg.Fail) && s.clock == len(m.cfg.Wakeups) &&
+		s.root.sum.pend == 0 && s.root.sum.later == 0
 }
 
 // detc is the number of crashes the detector reports: 0 with DetectorNone.
@@ -171,10 +176,13 @@ func (m *Model) clockDue(s *World) bool {
 	return s.clock < len(m.cfg.Wakeups) && s.root.sum.work(m.detc(s)) == 0 && s.root.sum.pend == 0
 }
 
-// tickDue reports whether a Tick action is enabled in s (LockStepRounds):
-// nothing but crashes is enabled and a live process has a timer armed for
-// the next round.
+// tickDue reports whether a Tick action is enabled in s: under
+// LockStepRounds when nothing but crashes is enabled and a live process has
+// a timer armed for the next round; under BoundedDelay see tickDueDelay.
 func (m *Model) tickDue(s *World) bool {
+	if m.timed() {
+		return m.tickDueDelay(s)
+	}
 	return s.root.sum.pend > 0 && s.root.sum.work(m.detc(s)) == 0
 }
 

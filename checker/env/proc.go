@@ -13,6 +13,9 @@ type entry struct {
 	n    int32
 	key  string
 	msg  core.Message
+	// d is BoundedDelay's deadline offset: the tick by which the copies
+	// must be delivered, minus now (see delay.go); 0 under other timings.
+	d int32
 }
 
 // agg counts what a process (or a subtree of processes) contributes to the
@@ -21,13 +24,22 @@ type entry struct {
 // subtree with c crashed processes in the world are live*c - det.
 // agg sums, over the processes of a subtree: w enabled non-crash actions
 // (without detections), live processes, det detections made, pend timers
-// armed for the next round (LockStepRounds).
-type agg struct{ w, live, det, pend int64 }
+// armed for the next round (LockStepRounds); under BoundedDelay, due steps
+// that must happen before the next Tick (detections aside) and later
+// messages and timers in all (weighDelay).
+type agg struct{ w, live, det, pend, due, later int64 }
 
-func (a *agg) add(b agg) { a.w += b.w; a.live += b.live; a.det += b.det; a.pend += b.pend }
+func (a *agg) add(b agg) {
+	a.w += b.w
+	a.live += b.live
+	a.det += b.det
+	a.pend += b.pend
+	a.due += b.due
+	a.later += b.later
+}
 
 func (a agg) sub(b agg) agg {
-	return agg{a.w - b.w, a.live - b.live, a.det - b.det, a.pend - b.pend}
+	return agg{a.w - b.w, a.live - b.live, a.det - b.det, a.pend - b.pend, a.due - b.due, a.later - b.later}
 }
 
 // work is the number of enabled non-crash actions, given c crashed
@@ -49,6 +61,7 @@ type proc struct {
 	hist     []Record
 	timers   []uint64 // armed timers, ascending, distinct (replaced, never written)
 	next     []uint64 // LockStepRounds: timers armed for the next round, likewise
+	due      []int32  // BoundedDelay: deadline offset of each armed timer, parallel to timers
 	agg      agg      // this process's share of its tree's sums
 	// fp is procFP of this proc, set by Apply when it changes the proc (a
 	// proc belongs to one rank of one schedule alternative); the initial
@@ -68,6 +81,9 @@ type Record struct {
 func (m *Model) weigh(p *proc, crashed core.RankSet, nsched int) agg {
 	if !p.live {
 		return agg{}
+	}
+	if m.timed() {
+		return m.weighDelay(p, crashed, nsched)
 	}
 	var w int64
 	prev := core.NoRank
@@ -130,15 +146,16 @@ func findEntry(in []entry, net Network, q core.Rank, i int32) (int, bool) {
 }
 
 // insertMsg returns a new inbox with one more copy of msg (encoded as key)
-// from from: under Unordered in (from, key) order, under FIFO at the end of
-// from's queue (merged with its last entry when equal, which keeps the
-// representation canonical).
-func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Message) []entry {
+// from from, with deadline offset d (BoundedDelay; 0 otherwise): under
+// Unordered in (from, key, d) order, under FIFO at the end of from's queue
+// (merged with its last entry when equal, which keeps the representation
+// canonical).
+func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Message, d int32) []entry {
 	var i int
 	var same bool
 	if net == FIFO {
 		_, i = senderRange(in, from)
-		same = i > 0 && in[i-1].from == from && in[i-1].key == string(key)
+		same = i > 0 && in[i-1].from == from && in[i-1].key == string(key) && in[i-1].d == d
 		if same {
 			i--
 		}
@@ -147,7 +164,10 @@ func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Mes
 			if e.from != from {
 				return int(e.from) - int(from)
 			}
-			return compareKey(e.key, key)
+			if c := compareKey(e.key, key); c != 0 {
+				return c
+			}
+			return int(e.d) - int(d)
 		})
 	}
 	if same {
@@ -157,7 +177,7 @@ func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Mes
 	}
 	out := make([]entry, len(in)+1)
 	copy(out, in[:i])
-	out[i] = entry{from: from, n: 1, key: string(key), msg: msg}
+	out[i] = entry{from: from, n: 1, key: string(key), msg: msg, d: d}
 	copy(out[i+1:], in[i:])
 	return out
 }

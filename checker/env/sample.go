@@ -20,8 +20,10 @@ var _ checker.Sampler[*World] = (*Model)(nil)
 //     live non-Fail process chosen uniformly crashes;
 //   - otherwise an action chosen uniformly among the enabled Deliver, Lose,
 //     Detect, Call and Fire actions;
+//   - under BoundedDelay, a Tick when one is enabled, uniformly with them;
 //   - when none is enabled, Tick if a timer waits for the next round
-//     (LockStepRounds), else Clock if a Config.Wakeups entry is left.
+//     (LockStepRounds) or for a later tick (BoundedDelay), else Clock if a
+//     Config.Wakeups entry is left.
 //
 // It reports false exactly when s is quiescent (Model.Quiescent): the walk
 // is over, even if budget crashes are still enabled. buf is scratch space.
@@ -57,6 +59,9 @@ func (m *Model) Sample(s *World, r *rand.Rand, buf []checker.Action) (checker.Ac
 			return m.sampleCrash(s, r, live, liveFail+liveSurv), true
 		}
 	}
+	if m.timed() && work > 0 && m.tickDue(s) && r.Int64N(work+1) == work {
+		return checker.Action{Kind: Tick}, true // uniform among the enabled non-crash actions
+	}
 	if work == 0 {
 		if m.tickDue(s) {
 			return checker.Action{Kind: Tick}, true
@@ -69,7 +74,7 @@ func (m *Model) Sample(s *World, r *rand.Rand, buf []checker.Action) (checker.Ac
 	i, k := pick(s.root, m.height, r.Int64N(work), func(a agg) int64 { return a.work(c) })
 	p := get(s.root, m.height, i)
 	if k < p.agg.w {
-		if m.cfg.Network == Unordered && k < int64(len(p.inbox)) { // a Deliver, found directly
+		if m.cfg.Network == Unordered && !m.timed() && k < int64(len(p.inbox)) { // a Deliver, found directly
 			e := p.inbox[k]
 			lo, _ := senderRange(p.inbox, e.from)
 			return checker.Action{Kind: Deliver, P: int32(i), Q: int32(e.from), I: int32(k) - int32(lo)}, true

@@ -13,12 +13,12 @@ import (
 //	Loss      LossNone | LossOnCrash                   which messages may vanish
 //	Faults    CrashStop                                how processes fail
 //	Detector  DetectorPerfect | DetectorNone           what crashes are reported
-//	Timing    Asynchronous | LockStepRounds            how timers relate to deliveries
+//	Timing    Asynchronous | LockStepRounds | BoundedDelay   how timers relate to deliveries
 //
 // Later protocols add modes to these enums rather than new switches:
 // message loss and duplication (Loss, Network), crash-recovery with stable
-// storage (Faults), bounded-delay timing (Timing). They are not implemented
-// yet; validate rejects any value not listed here.
+// storage (Faults). They are not implemented yet; validate rejects any
+// value not listed here.
 
 // Network is the channel discipline.
 type Network uint8
@@ -83,6 +83,13 @@ const (
 	// a partially synchronous model with far fewer interleavings than full
 	// asynchrony. Ticks come before the next Config.Wakeups entry.
 	LockStepRounds
+	// BoundedDelay: a global clock in integer ticks; a timer armed with
+	// Delay d fires exactly d ticks later (d = 0 read as 1), a message
+	// sent at tick t is delivered at some tick in [t+1, t+Config.Delta],
+	// and a Tick action advances the clock once nothing is due at the
+	// current tick. See the package documentation ("Bounded delay") and
+	// delay.go.
+	BoundedDelay
 )
 
 var (
@@ -90,7 +97,7 @@ var (
 	lossNames     = []string{LossNone: "none", LossOnCrash: "on-crash"}
 	faultsNames   = []string{CrashStop: "crash-stop"}
 	detectorNames = []string{DetectorPerfect: "perfect", DetectorNone: "none"}
-	timingNames   = []string{Asynchronous: "async", LockStepRounds: "rounds"}
+	timingNames   = []string{Asynchronous: "async", LockStepRounds: "rounds", BoundedDelay: "bounded"}
 )
 
 func name(names []string, kind string, v uint8) string {
@@ -121,7 +128,7 @@ func (f Faults) String() string { return name(faultsNames, "faults", uint8(f)) }
 // String is "perfect" or "none".
 func (d Detector) String() string { return name(detectorNames, "detector", uint8(d)) }
 
-// String is "async" or "rounds".
+// String is "async", "rounds" or "bounded".
 func (t Timing) String() string { return name(timingNames, "timing", uint8(t)) }
 
 // ParseNetwork parses a Network.String() value ("unordered", "fifo"); any
@@ -140,6 +147,7 @@ func ParseFaults(s string) (Faults, error) { return parse[Faults](faultsNames, "
 // other string is an error wrapping ErrConfig.
 func ParseDetector(s string) (Detector, error) { return parse[Detector](detectorNames, "detector", s) }
 
-// ParseTiming parses a Timing.String() value ("async", "rounds"); any
+// ParseTiming parses a Timing.String() value ("async", "rounds",
+// "bounded"); any
 // other string is an error wrapping ErrConfig.
 func ParseTiming(s string) (Timing, error) { return parse[Timing](timingNames, "timing", s) }

@@ -18,9 +18,10 @@ type World struct {
 	alt     int // schedule alternative
 	root    *tnode
 	crashed core.RankSet
-	ncrash  int // crashed.Len()
-	nfail   int // crashed Fail ranks (outside the budget)
-	clock   int // Clock actions taken (Config.Wakeups armed so far)
+	ncrash  int   // crashed.Len()
+	nfail   int   // crashed Fail ranks (outside the budget)
+	clock   int   // Clock actions taken (Config.Wakeups armed so far)
+	now     int64 // BoundedDelay: Tick actions taken (not encoded; see Now)
 	depth   int
 	last    checker.Action
 	actor   core.Rank

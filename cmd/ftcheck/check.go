@@ -41,6 +41,10 @@ type checkSummary struct {
 	Slept      int64  `json:"slept,omitempty"`
 	Reexpanded int64  `json:"reexpanded,omitempty"`
 	PORNote    string `json:"por_note,omitempty"`
+	// Bounds: for each eventually property that holds on a complete run,
+	// the longest a run waits for it (steps, and time: ticks under the
+	// bounded-delay timing).
+	Bounds []checker.Bound `json:"bounds,omitempty"`
 }
 
 // modelFlags parses "MODEL [flags]" with the model's own flags plus extra.
@@ -140,7 +144,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		MaxDepth: res.Depth, Complete: res.Complete, Seconds: res.Seconds, Stop: string(res.Stop),
 		Workers: res.Workers, BytesPerState: res.BytesPerState(), CollisionProb: res.CollisionProb,
 		Violations: []registry.ViolationRef{}, PropertiesUsed: opt.Properties,
-		POR: res.POR, Slept: res.Slept, Reexpanded: res.Reexpanded, PORNote: res.PORNote}
+		POR: res.POR, Slept: res.Slept, Reexpanded: res.Reexpanded, PORNote: res.PORNote, Bounds: res.Bounds}
 	if res.Seconds > 0 {
 		sum.GeneratedPerS = float64(res.Transitions) / res.Seconds
 	}
@@ -178,6 +182,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "fingerprint collision probability (optimistic estimate): %.3g\n", res.CollisionProb)
 		if len(res.Violations) == 0 {
 			fmt.Fprintf(stdout, "all checked properties hold%s\n", map[bool]string{true: "", false: " (within the bounds reached)"}[res.Complete])
+		}
+		for _, b := range res.Bounds {
+			fmt.Fprintf(stdout, "eventually %v\n", b)
 		}
 	}
 	if len(res.Violations) > 0 {
