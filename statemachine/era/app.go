@@ -208,7 +208,7 @@ func (x *App) amend(add func(*core.RankSet)) {
 	computed := false
 	for i := range x.node.ags {
 		g := &x.node.ags[i]
-		if !g.called || g.result != nil || g.status == NotContributed {
+		if !g.called() || g.result != nil || g.status == NotContributed {
 			continue
 		}
 		if !computed {

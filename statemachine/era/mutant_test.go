@@ -31,6 +31,8 @@ func findViolation(m mutant.Name, seeds int) (int, Config, error) {
 		trees = []Tree{{X: Binary, Y: Binary, NodeSize: 2}, {X: String, Y: Star, NodeSize: 3}}
 	case MutantRebalanceLocalView: // needs rebalancing
 		run = randomRebalancedRun
+	case MutantULFMUnionAcked: // needs acknowledged failures
+		run = randomAckedRun
 	}
 	for seed := range seeds {
 		for _, tree := range trees {

@@ -66,6 +66,19 @@ const (
 	// different failures build different trees (Theorem 2, Agreement, or
 	// Theorem 3, Termination).
 	MutantRebalanceLocalView = mutant.Name("rebalance-local-view")
+	// MutantULFMUnionAcked makes the node combine MPIX_Comm_agree
+	// contributions with the union of the acknowledged failures instead of
+	// their intersection (§1.1: a failure counts as acknowledged only when
+	// "acknowledged by all participants"), in procedure Agreement and Rule
+	// Recv(UP): a decision can then report success without the contribution
+	// of a failure one participant never acknowledged.
+	MutantULFMUnionAcked = mutant.Name("ulfm-union-acked")
+	// MutantResendUpFirstOnly makes Part 4's first rule re-send UP to the
+	// new parent for the first agreement it applies to only: a process
+	// broadcasting in two agreements whose parent dies re-sends its
+	// contribution for the lower one and leaves the other waiting
+	// (Theorem 3, Termination, of the second agreement alone).
+	MutantResendUpFirstOnly = mutant.Name("resend-up-first-agreement-only")
 )
 
 // Mutants lists every mutant of this package.
@@ -84,6 +97,8 @@ var Mutants = []mutant.Name{
 	MutantUpOverwrites,
 	MutantXYRepWrongParent,
 	MutantRebalanceLocalView,
+	MutantULFMUnionAcked,
+	MutantResendUpFirstOnly,
 }
 
 // repWrongParent is MutantXYRepWrongParent's initial parent of the node
@@ -122,7 +137,25 @@ func (n *Node) combineUp(current, v Value) Value {
 	if n.cfg.Mutant == MutantUpOverwrites {
 		return v // mutant
 	}
-	return n.cfg.Op.Combine(current, v)
+	return n.combine(current, v)
+}
+
+// combine is F(a, b) of the node's Op; MutantULFMUnionAcked unites the
+// acknowledged failures of two MPIX_Comm_agree contributions.
+func (n *Node) combine(a, b Value) Value {
+	x, okx := a.(Contribution)
+	y, oky := b.(Contribution)
+	if n.cfg.Mutant == MutantULFMUnionAcked && okx && oky {
+		return Contribution{Flag: x.Flag & y.Flag, Failed: x.Failed.Union(y.Failed), Acked: x.Acked.Union(y.Acked)} // mutant
+	}
+	return n.cfg.Op.Combine(a, b)
+}
+
+// resendsAgain is MutantResendUpFirstOnly's hook in Part 4's first rule:
+// whether p re-sends UP to its new parent for one more agreement after
+// already re-sending for resent of them.
+func (n *Node) resendsAgain(resent int) bool {
+	return n.cfg.Mutant != MutantResendUpFirstOnly || resent == 0
 }
 
 // rootAcceptsChildDown is MutantRootIgnoresDown's hook in Rule Recv(DOWN):

@@ -37,17 +37,15 @@ import (
 // Ambiguity: the ULFM decision carries two agreed sets, Failed (the union of
 // the failures known) and Acked (the intersection of those acknowledged);
 // the paper speaks of "a set of dead processes" and of building trees over
-// "alive processes", so Failed is used. Ambiguity: a contribution names the
-// failures its caller knows; under Rebalance, procedure Agreement adds S_p
-// to the Failed set of the caller's contribution (an identity for the AND
-// and the intersection), so the agreed set holds every failure a
-// participant had discovered when it called, as the implementation's own
-// failure list does (without it, contributions that name no failure, as in
-// exhaustive checks, would never rebuild anything). A decision may then name
-// failures no caller passed in: a validity check against the calls' inputs
-// alone must allow Failed to grow by ranks that had crashed. Ambiguity:
-// Failed is trusted to name dead processes only (ULFM's contract); a
-// process never leaves itself out of its own tree.
+// "alive processes", so Failed is used. Failed holds what the contributors
+// brought: a process that knows failures says so in its input, as Figure
+// 3's stabilization loop does (MPIX_Comm_failure_ack, then agree: the
+// AckAgree input contributes (flag, S_p, S_p)); ERA adds nothing to a
+// contribution, so a decision is F over the callers' inputs (§1.1) and the
+// validity property checks exactly that. A schedule whose inputs name no
+// failure never rebuilds anything. Ambiguity: Failed is trusted to name
+// dead processes only (ULFM's contract); a process never leaves itself out
+// of its own tree.
 //
 // MutantRebalanceLocalView rebuilds from S_p, each process's own detector
 // view, instead of the agreed set: two processes then work on different
@@ -109,17 +107,6 @@ func (n *Node) viewOf(g *agreement) view {
 func (n *Node) childrenIn(g *agreement, dead core.RankSet, q core.Rank) core.RankSet {
 	base, _ := n.rebuiltBase(g.a)
 	return mendedChildren(n.shape(base), dead, q)
-}
-
-// contribution is what procedure Agreement combines into Current for the
-// caller's v: v itself, or under Rebalance v with S_p added to its Failed
-// set (see the Ambiguity above).
-func (n *Node) contribution(v Value) Value {
-	c, ok := v.(Contribution)
-	if !n.cfg.Rebalance || !ok || n.dead.SubsetOf(c.Failed) {
-		return v
-	}
-	return Contribution{Flag: c.Flag, Failed: c.Failed.Union(n.dead), Acked: c.Acked}
 }
 
 // checkCall rejects, under Rebalance, Agreement(v, a) before a-1 is decided.

@@ -9,11 +9,13 @@ import (
 
 // twoAgreements crashes the ranks in dead, lets every survivor discover
 // them, then runs agreement 0 and, once it returned everywhere, agreement 1
-// (FIFO network), with MPIX_Comm_agree contributions.
+// (FIFO network), with MPIX_Comm_agree contributions made by AckAgree
+// (each survivor acknowledges the failures it discovered).
 func twoAgreements(t *testing.T, cfg Config, dead ...core.Rank) *sim {
 	t.Helper()
 	cfg.Op = ULFM
 	s := newSim(cfg)
+	s.ack = true
 	for _, q := range dead {
 		s.crash(q)
 	}
@@ -134,15 +136,22 @@ func TestRebalanceNeedsULFMAndOrder(t *testing.T) {
 	}
 }
 
-// TestRebalanceContributesKnownFailures: under Rebalance procedure
-// Agreement adds S_p to the contribution's Failed set.
-func TestRebalanceContributesKnownFailures(t *testing.T) {
-	n := newNode(t, 1, Config{N: 4, Op: ULFM, Rebalance: true})
-	step(t, n, core.Suspect(2))
-	step(t, n, core.Call(Contribute{A: 0, V: NewContribution(5, ranks(3), ranks(3))}))
-	want(t, "current", fmt.Sprint(n.Current(0)), "ulfm(0x5 failed={p2,p3} acked={p3})")
-	m := newNode(t, 1, Config{N: 4, Op: ULFM})
-	step(t, m, core.Suspect(2))
-	step(t, m, core.Call(Contribute{A: 0, V: NewContribution(5, ranks(3), ranks(3))}))
-	want(t, "current without rebalancing", fmt.Sprint(m.Current(0)), "ulfm(0x5 failed={p3} acked={p3})")
+// TestAckAgreeContributesKnownFailures: AckAgree contributes (flag, S_p,
+// S_p), with or without rebalancing; Agreement(v, a) contributes v as given
+// (ERA adds nothing to a contribution).
+func TestAckAgreeContributesKnownFailures(t *testing.T) {
+	for _, rebalance := range []bool{false, true} {
+		n := newNode(t, 1, Config{N: 4, Op: ULFM, Rebalance: rebalance})
+		step(t, n, core.Suspect(2))
+		step(t, n, core.Call(AckAgree{A: 0, Flag: 5}))
+		want(t, "current", fmt.Sprint(n.Current(0)), "ulfm(0x5 failed={p2} acked={p2})")
+		want(t, "input", fmt.Sprint(n.Input(0)), "ulfm(0x5 failed={p2} acked={p2})")
+		m := newNode(t, 1, Config{N: 4, Op: ULFM, Rebalance: rebalance})
+		step(t, m, core.Suspect(2))
+		step(t, m, core.Call(Contribute{A: 0, V: NewContribution(5, ranks(3), ranks(3))}))
+		want(t, "current of a plain call", fmt.Sprint(m.Current(0)), "ulfm(0x5 failed={p3} acked={p3})")
+	}
+	if _, err := newNode(t, 1, Config{N: 4}).Step(core.Call(AckAgree{A: 0, Flag: 1}), nil); err == nil {
+		t.Error("AckAgree under the and op: no error")
+	}
 }

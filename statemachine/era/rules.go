@@ -204,6 +204,7 @@ func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
 	oldDead := n.dead // S'_p (markDead replaces n.dead: copy on write)
 	olds := n.views(oldDead)
 	n.markDead(q)
+	resent := 0
 	for i := range n.ags {
 		g := &n.ags[i]
 		if g.status != Broadcasting || g.result != nil || q != olds.of(i).parent {
@@ -214,8 +215,9 @@ func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
 			addTo(&g.contributed, n.p)
 			g.status = Gathering
 			v.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
-		} else if !n.skipsUpToNewParent() { // mutant hook
+		} else if !n.skipsUpToNewParent() && n.resendsAgain(resent) { // mutant hooks
 			out = n.send(v.parent, Up{A: g.a, V: g.current}, out)
+			resent++
 		}
 	}
 	if n.skipsGrandchildren() { // mutant hook

@@ -20,6 +20,8 @@ import (
 //	     [gc] [rebalance] [mutant=NAME]   a fresh communicator; processes
 //	                                       start in their initial state
 //	call p=1 a=0 v=0b101                  p calls Agreement(v, a)
+//	call p=1 a=0 v=1 ack                  p calls AckAgree(flag=v, a) (ulfm:
+//	                                      acknowledge S_p, then agree)
 //	recv UP|DOWN|RESULTREQUEST from=2 to=1 a=0 [v=6]
 //	                                      p "to" receives the message
 //	suspect at=1 dead=0                   p "at" discovers p "dead" dead
@@ -52,6 +54,9 @@ func (sc *script) run(t *testing.T, d *datadriven.TestData) string {
 		return sc.init(t, d)
 	case "call":
 		p, a := sc.rank(t, d, "p"), sc.uint(t, d, "a", 0)
+		if d.HasArg("ack") {
+			return sc.step(p, core.Call(AckAgree{A: a, Flag: sc.uint(t, d, "v", 0)}))
+		}
 		return sc.step(p, core.Call(Contribute{A: a, V: sc.value(t, d)}))
 	case "recv":
 		from, to, a := sc.rank(t, d, "from"), sc.rank(t, d, "to"), sc.uint(t, d, "a", 0)

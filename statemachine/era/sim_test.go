@@ -24,6 +24,7 @@ type sim struct {
 	calls    []Contribute
 	callers  []core.Rank
 	inputs   map[core.Rank]map[uint64]Value
+	ack      bool // ULFM calls are made as AckAgree (see makeCall)
 	decided  []map[uint64]Value
 	returned []map[uint64]Value
 	sent     map[string]int
@@ -109,7 +110,7 @@ func (s *sim) crash(q core.Rank) {
 // runFIFO delivers the calls, then the messages in FIFO order.
 func (s *sim) runFIFO() error {
 	for i, c := range s.calls {
-		if err := s.step(s.callers[i], core.Call(c)); err != nil {
+		if err := s.makeCall(s.callers[i], c); err != nil {
 			return err
 		}
 	}
@@ -175,11 +176,26 @@ func (s *sim) runRandom(r *rand.Rand, maxCrash int) error {
 			if s.crashed[p] {
 				continue
 			}
-			if err := s.step(p, core.Call(c)); err != nil {
+			if err := s.makeCall(p, c); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// makeCall steps p's call c: as AckAgree{c.A, flag} when s.ack is set and
+// c.V is a ULFM contribution (its sets are then ignored), recording the
+// contribution the node resolved as p's input.
+func (s *sim) makeCall(p core.Rank, c Contribute) error {
+	v, ok := c.V.(Contribution)
+	if !s.ack || !ok {
+		return s.step(p, core.Call(c))
+	}
+	if err := s.step(p, core.Call(AckAgree{A: c.A, Flag: v.Flag})); err != nil {
+		return err
+	}
+	s.inputs[p][c.A] = s.nodes[p].Input(c.A)
+	return nil
 }
 
 // readyCalls lists the indices of the calls that may be made now.
@@ -240,13 +256,14 @@ func (s *sim) checkAgreement(a uint64) error {
 }
 
 // randomRebalancedRun runs agreements 0, 1 and 2 of MPIX_Comm_agree with
-// Tree Rebalancing, each process calling them in order (blocking), with
-// random crashes, and checks every property.
+// Tree Rebalancing, each process calling them in order (blocking) as
+// AckAgree (acknowledging the failures it knows), with random crashes, and
+// checks every property.
 func randomRebalancedRun(cfg Config, seed uint64, maxCrash int) error {
 	r := rand.New(rand.NewPCG(seed, 11))
 	cfg.Op, cfg.Rebalance = ULFM, true
 	s := newSim(cfg)
-	s.blocking = true
+	s.blocking, s.ack = true, true
 	for p := range cfg.N {
 		for a := range uint64(3) {
 			s.call(core.Rank(p), a, NewContribution(r.Uint64N(16)|uint64(p)<<8, core.RankSet{}, core.RankSet{}))
@@ -274,6 +291,35 @@ func randomRun(cfg Config, seed uint64, maxCrash int) error {
 	for p := range cfg.N {
 		for a := range uint64(2) {
 			s.call(core.Rank(p), a, Flag(r.Uint64N(16)|uint64(p)<<8))
+		}
+	}
+	if err := s.runRandom(r, maxCrash); err != nil {
+		return err
+	}
+	for a := range uint64(2) {
+		if err := s.checkAgreement(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// randomAckedRun runs one random execution of agreements 0 and 1
+// (concurrent) of MPIX_Comm_agree whose contributions acknowledge random
+// failures, and checks every property.
+func randomAckedRun(cfg Config, seed uint64, maxCrash int) error {
+	r := rand.New(rand.NewPCG(seed, 5))
+	cfg.Op = ULFM
+	s := newSim(cfg)
+	for p := range cfg.N {
+		for a := range uint64(2) {
+			var acked core.RankSet
+			for q := range cfg.N {
+				if r.IntN(2) == 0 {
+					acked.Add(core.Rank(q))
+				}
+			}
+			s.call(core.Rank(p), a, NewContribution(r.Uint64N(4), core.RankSet{}, acked))
 		}
 	}
 	if err := s.runRandom(r, maxCrash); err != nil {
