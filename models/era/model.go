@@ -27,12 +27,12 @@ func init() {
 type Params struct {
 	N          int
 	Crashes    int
-	Agreements int // concurrent agreements a = 0 … Agreements-1
-	Values     int // contributions range over Flag(0) … Flag(Values-1)
+	Agreements int            // concurrent agreements a = 0 … Agreements-1
+	Values     int            // contributions range over Flag(0) … Flag(Values-1)
 	Topology   erasm.Topology // the flat tree, or the X level of an X/Y tree (§3)
 	Intra      erasm.Topology // the Y level of an X/Y tree (NodeSize > 0)
 	NodeSize   int            // ranks per node of an X/Y tree; 0: flat
-	Rebalance  bool       // §3 Tree Rebalancing between consecutive agreements (needs Op ULFM and Blocking)
+	Rebalance  bool           // §3 Tree Rebalancing between consecutive agreements (needs Op ULFM and Blocking)
 	Network    env.Network
 	Loss       env.Loss
 	Blocking   bool
@@ -53,9 +53,9 @@ type eraFlags struct {
 	n, crashes, agreements, values, nodeSize int
 	topology, network, op, mut               string
 	lose, blocking, gc, rebalance            bool
-	fail                           string
-	inputsSeed                     int64
-	fs                             *flag.FlagSet
+	fail                                     string
+	inputsSeed                               int64
+	fs                                       *flag.FlagSet
 }
 
 func bindERA(fs *flag.FlagSet, n int) *eraFlags {

@@ -62,4 +62,3 @@ func TestValidityCatchesUnitedAcks(t *testing.T) {
 		t.Fatalf("correct ERA: complete=%v %v", good.Complete, first(good.Violations))
 	}
 }
-
