@@ -497,6 +497,9 @@ func simulateULFMBench(f *eraFlags, scenario string, walks int, seed uint64, fai
 	if !set["walks"] {
 		walks = 10
 	}
+	// The program runs MPIX_Comm_agree, each call after the previous one
+	// returned: what --rebalance needs.
+	f.op, f.blocking = "ulfm", true
 	p, err := f.params()
 	if err != nil {
 		return nil, err
