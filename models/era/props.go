@@ -27,13 +27,13 @@ const (
 // and is therefore marked ExpectFail.
 //
 // Under the ulfm op the inputs are AckAgree calls, whose contribution the
-// node resolves from S_p at the call (Node.Input): the properties that read
-// contributions then read process state (checker.ReadsAnything).
+// node resolves from S_p at the call (Node.Input). That value is fixed by
+// the call step itself, the step that adds the call to the world's calls
+// made, and never changes afterwards, so a property reading it reads an
+// input: participation reads the acting process's own (checker.ReadsStep),
+// validity every process's (ReadsStep|ReadsInputs|ReadsFailures, as
+// props.Validity declares).
 func Properties(op erasm.Op) []checker.Property[*env.World] {
-	reads := checker.ReadsStep
-	if op == erasm.ULFM {
-		reads = checker.ReadsAnything
-	}
 	uniform := props.Agreement(UniformAgreement,
 		"no two processes, dead or alive, have decided differently (ERA is not uniform: §1.1 footnote 1; expected to fail)",
 		true, same)
@@ -51,18 +51,12 @@ func Properties(op erasm.Op) []checker.Property[*env.World] {
 		uniform,
 		props.OnDecisions(Participation,
 			"a process that decides v for a has called Agreement(c, a) and v includes c (§2.1 Participation, Theorem 4; §1.1's AND, union of failures, intersection of acknowledgements, written in semantics.go); checked on every decision",
-			reads,
+			checker.ReadsStep,
 			participation),
-		withReads(props.Validity(Validity,
+		props.Validity(Validity,
 			"a decided value is §1.1's agreed value (AND of the flags; union of the failures, intersection of the acknowledged failures, under ulfm) over a set of contributions that includes every process alive at the decision",
-			contribution, agreedOn, same), reads),
+			contribution, agreedOn, same),
 	}
-}
-
-// withReads sets what a property reads.
-func withReads(p checker.Property[*env.World], r checker.StepReads) checker.Property[*env.World] {
-	p.Reads = r
-	return p
 }
 
 // agreementCall: an Agreement(v, a) call expects a return for a.
