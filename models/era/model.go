@@ -27,9 +27,12 @@ func init() {
 type Params struct {
 	N          int
 	Crashes    int
-	Agreements int // concurrent agreements a = 0 … Agreements-1
-	Values     int // contributions range over Flag(0) … Flag(Values-1)
-	Topology   erasm.Topology
+	Agreements int            // concurrent agreements a = 0 … Agreements-1
+	Values     int            // contributions range over Flag(0) … Flag(Values-1)
+	Topology   erasm.Topology // the flat tree, or the X level of an X/Y tree (§3)
+	Intra      erasm.Topology // the Y level of an X/Y tree (NodeSize > 0)
+	NodeSize   int            // ranks per node of an X/Y tree; 0: flat
+	Rebalance  bool           // §3 Tree Rebalancing between consecutive agreements (needs Op ULFM and Blocking)
 	Network    env.Network
 	Loss       env.Loss
 	Blocking   bool
@@ -40,14 +43,19 @@ type Params struct {
 	CrashProb  float64
 }
 
+// Tree is the initial tree of p: Topology, Intra and NodeSize.
+func (p Params) Tree() erasm.Tree {
+	return erasm.Tree{X: p.Topology, Y: p.Intra, NodeSize: p.NodeSize}
+}
+
 // eraFlags binds the model flags shared by check and simulate.
 type eraFlags struct {
-	n, crashes, agreements, values int
-	topology, network, op, mut     string
-	lose, blocking, gc             bool
-	fail                           string
-	inputsSeed                     int64
-	fs                             *flag.FlagSet
+	n, crashes, agreements, values, nodeSize int
+	topology, network, op, mut               string
+	lose, blocking, gc, rebalance            bool
+	fail                                     string
+	inputsSeed                               int64
+	fs                                       *flag.FlagSet
 }
 
 func bindERA(fs *flag.FlagSet, n int) *eraFlags {
@@ -56,7 +64,9 @@ func bindERA(fs *flag.FlagSet, n int) *eraFlags {
 	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many processes crash, at any step")
 	fs.IntVar(&f.agreements, "agreements", 1, "number of concurrent agreements (a = 0, 1, …)")
 	fs.IntVar(&f.values, "values", 2, "contributions range over the flags 0 … values-1")
-	fs.StringVar(&f.topology, "topology", "binary", "tree: binary|star|string")
+	fs.StringVar(&f.topology, "topology", "binary", "tree: binary|star|string (flat), or X/Y with X, Y among them (§3: X over the node representatives, Y within a node; needs --node-size)")
+	fs.IntVar(&f.nodeSize, "node-size", 0, "ranks per node of an X/Y tree (consecutive ranks; the first represents the node)")
+	fs.BoolVar(&f.rebalance, "rebalance", false, "§3 Tree Rebalancing: agreement a ≥ 1 runs on the tree rebuilt over the survivors agreed by a-1 (needs --op ulfm --blocking)")
 	fs.StringVar(&f.network, "network", "unordered", "network: unordered (multiset)|fifo (per pair)")
 	fs.StringVar(&f.op, "op", "and", "combine operation F: and (bitwise AND) | ulfm (MPIX_Comm_agree: flag, failed, acknowledged)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
@@ -74,17 +84,16 @@ func (f *eraFlags) params() (Params, error) {
 	if f.lose {
 		p.Loss = env.LossOnCrash
 	}
-	switch f.topology {
-	case "binary":
-		p.Topology = erasm.Binary
-	case "star":
-		p.Topology = erasm.Star
-	case "string", "chain":
-		p.Topology = erasm.String
-	default:
-		return p, fmt.Errorf("--topology %q: want binary, star or string", f.topology)
+	topo := f.topology
+	if topo == "chain" {
+		topo = "string"
 	}
-	var err error
+	t, err := erasm.ParseTree(topo, f.nodeSize)
+	if err != nil {
+		return p, fmt.Errorf("--topology %q --node-size %d: want binary, star or string, or X/Y of them with --node-size ≥ 1: %w", f.topology, f.nodeSize, err)
+	}
+	p.Topology, p.Intra, p.NodeSize = t.X, t.Y, t.NodeSize
+	p.Rebalance = f.rebalance
 	if p.Network, err = env.ParseNetwork(f.network); err != nil {
 		return p, fmt.Errorf("--network %q: want unordered or fifo", f.network)
 	}
@@ -95,6 +104,9 @@ func (f *eraFlags) params() (Params, error) {
 		p.Op = erasm.ULFM
 	default:
 		return p, fmt.Errorf("--op %q: want and or ulfm", f.op)
+	}
+	if p.Rebalance && (p.Op != erasm.ULFM || !p.Blocking) {
+		return p, fmt.Errorf("--rebalance needs --op ulfm (the agreed set of failures) and --blocking (agreement a is called after a-1 returned)")
 	}
 	if p.N < 1 {
 		return p, fmt.Errorf("--n %d: need at least one process", p.N)
@@ -126,7 +138,7 @@ func (f *eraFlags) params() (Params, error) {
 // own lists the flag values of the model flags, for traces.
 func (f *eraFlags) own() map[string]string {
 	out := map[string]string{}
-	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "network", "op", "mutant", "lose-on-crash", "blocking", "gc", "fail", "inputs-seed"} {
+	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "node-size", "rebalance", "network", "op", "mutant", "lose-on-crash", "blocking", "gc", "fail", "inputs-seed"} {
 		out[name] = f.fs.Lookup(name).Value.String()
 	}
 	return out
@@ -170,12 +182,17 @@ func defineERA(fs *flag.FlagSet) registry.Builder {
 	}
 }
 
-// inputValue is the input value v for the ERA operation op.
-func inputValue(op erasm.Op, v uint64) erasm.Value {
+// inputFor is process's call for agreement a with flag v: Agreement(v, a)
+// under the and op; under the ulfm op AckAgree(v, a), Figure 3's
+// MPIX_Comm_failure_ack then MPIX_Comm_agree(v) (lines 19–25), whose
+// contribution is (v, S_p, S_p): the failures the caller has been told
+// about, known and acknowledged (§1.1: failures "known and acknowledged by
+// all participants before entering the agreement").
+func inputFor(op erasm.Op, a, v uint64) core.Input {
 	if op == erasm.ULFM {
-		return erasm.NewContribution(v, core.RankSet{}, core.RankSet{})
+		return erasm.AckAgree{A: a, Flag: v}
 	}
-	return erasm.Flag(v)
+	return erasm.Contribute{A: a, V: erasm.Flag(v)}
 }
 
 // AllInputVectors lists every schedule: each process calls Agreement(v, a)
@@ -188,7 +205,7 @@ func AllInputVectors(p Params) [][][]core.Input {
 		s := make([][]core.Input, p.N)
 		for r := 0; r < p.N; r++ {
 			for a := 0; a < p.Agreements; a++ {
-				s[r] = append(s[r], erasm.Contribute{A: uint64(a), V: inputValue(p.Op, uint64(digits[r*p.Agreements+a]))})
+				s[r] = append(s[r], inputFor(p.Op, uint64(a), uint64(digits[r*p.Agreements+a])))
 			}
 		}
 		out = append(out, s)
@@ -206,13 +223,16 @@ func AllInputVectors(p Params) [][][]core.Input {
 
 // NewModel builds the environment for ERA nodes with the given schedules.
 func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
-	cfg := erasm.Config{N: p.N, Topology: p.Topology, Op: p.Op, GC: p.GC, Mutant: p.Mutant}
+	cfg := erasm.Config{N: p.N, Op: p.Op, GC: p.GC, Rebalance: p.Rebalance, Mutant: p.Mutant}.WithTree(p.Tree())
 	if _, err := erasm.New(0, cfg); err != nil {
 		return nil, err
 	}
 	var b strings.Builder
 	// env.New appends n, crashes, lose-on-crash, blocking and fail.
-	fmt.Fprintf(&b, "era topology=%v network=%v agreements=%d values=%d op=%s", p.Topology, p.Network, p.Agreements, p.Values, p.Op.Name())
+	fmt.Fprintf(&b, "era topology=%v network=%v agreements=%d values=%d op=%s", p.Tree(), p.Network, p.Agreements, p.Values, p.Op.Name())
+	if p.Rebalance {
+		b.WriteString(" rebalance")
+	}
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}

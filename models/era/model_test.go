@@ -70,6 +70,10 @@ var eraMutantBounds = []struct {
 	{string(erasm.MutantRootIgnoresDown), []string{"--n", "4", "--crashes", "2", "--values", "1"}, "termination", 16},
 	{string(erasm.MutantDownFromAnyone), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},
 	{string(erasm.MutantNoMarkElders), []string{"--n", "4", "--crashes", "2", "--network", "fifo"}, "agreement", 13},
+	{string(erasm.MutantXYRepWrongParent), []string{"--n", "4", "--crashes", "1", "--topology", "bin/bin", "--node-size", "2"}, "termination", 7},
+	{string(erasm.MutantRebalanceLocalView), []string{"--n", "4", "--crashes", "1", "--op", "ulfm", "--rebalance", "--blocking", "--agreements", "2", "--values", "1"}, "validity", 11},
+	{string(erasm.MutantULFMUnionAcked), []string{"--n", "3", "--crashes", "1", "--op", "ulfm", "--values", "1"}, "participation", 5},
+	{string(erasm.MutantResendUpFirstOnly), []string{"--n", "3", "--crashes", "1", "--agreements", "2", "--values", "1"}, "termination", 9},
 }
 
 // TestERAMutantsCaught: every broken variant is caught by the property it

@@ -21,6 +21,10 @@ func eraMutants() []registry.MutantInfo {
 		erasm.MutantMarkEldersSilently:      "Recv(RESULTREQUEST) literally as printed: elders marked dead without Part 4",
 		erasm.MutantGCDropsResult:           "§3 garbage collection also reclaims Result, which the paper says must be kept",
 		erasm.MutantUpOverwrites:            "Recv(UP) assigns Current ← v instead of F(Current, v)",
+		erasm.MutantXYRepWrongParent:        "§3 X/Y tree: a node representative takes its parent from the Y rule over global ranks",
+		erasm.MutantRebalanceLocalView:      "§3 Tree Rebalancing over the process's own S_p instead of the failures agreed by a-1",
+		erasm.MutantULFMUnionAcked:          "MPIX_Comm_agree combine unites the acknowledged failures instead of intersecting them (§1.1)",
+		erasm.MutantResendUpFirstOnly:       "Part 4 re-sends UP to the new parent for the first agreement only",
 	}
 	out := make([]registry.MutantInfo, 0, len(erasm.Mutants))
 	for _, m := range erasm.Mutants {

@@ -25,6 +25,14 @@ const (
 // §2.1 (Termination, Irrevocability, Agreement, Participation), Validity,
 // and Uniform Agreement, which ERA is known not to have (§1.1, footnote 1)
 // and is therefore marked ExpectFail.
+//
+// Under the ulfm op the inputs are AckAgree calls, whose contribution the
+// node resolves from S_p at the call (Node.Input). That value is fixed by
+// the call step itself, the step that adds the call to the world's calls
+// made, and never changes afterwards, so a property reading it reads an
+// input: participation reads the acting process's own (checker.ReadsStep),
+// validity every process's (ReadsStep|ReadsInputs|ReadsFailures, as
+// props.Validity declares).
 func Properties(op erasm.Op) []checker.Property[*env.World] {
 	uniform := props.Agreement(UniformAgreement,
 		"no two processes, dead or alive, have decided differently (ERA is not uniform: §1.1 footnote 1; expected to fail)",
@@ -42,12 +50,12 @@ func Properties(op erasm.Op) []checker.Property[*env.World] {
 			false, same),
 		uniform,
 		props.OnDecisions(Participation,
-			"a process that decides v for a has called Agreement(c, a) and F(v, c) = v (§2.1 Participation, Theorem 4); checked on every decision",
+			"a process that decides v for a has called Agreement(c, a) and v includes c (§2.1 Participation, Theorem 4; §1.1's AND, union of failures, intersection of acknowledgements, written in semantics.go); checked on every decision",
 			checker.ReadsStep,
-			func(w *env.World, p core.Rank, e core.Effect) error { return participation(w, p, e, op) }),
+			participation),
 		props.Validity(Validity,
-			"a decided value is F over a set of contributions that includes every process alive at the decision",
-			contribution, op.Combine, same),
+			"a decided value is §1.1's agreed value (AND of the flags; union of the failures, intersection of the acknowledged failures, under ulfm) over a set of contributions that includes every process alive at the decision",
+			contribution, agreedOn, same),
 		props.DetectorComplete("detector-complete", "at quiescence every crash has been reported to every live process: the perfect failure detector ERA assumes (§2.1, Lemma 1), checked rather than assumed"),
 	}
 }
@@ -66,11 +74,25 @@ func nodeResultKept(w *env.World, p core.Rank) error {
 	return nil
 }
 
-// contribution returns p's argument to Agreement(·, a), if p made that call.
+// contribution returns p's argument to Agreement(·, a), if p made that
+// call: the input's value, or for AckAgree the contribution p's node
+// resolved at the call, (flag, S_p, S_p).
 func contribution(w *env.World, p core.Rank, a uint64) (core.Value, bool) {
 	for _, in := range w.CallsMade(p) {
-		if c, ok := in.(erasm.Contribute); ok && c.A == a {
-			return c.V, true
+		switch c := in.(type) {
+		case erasm.Contribute:
+			if c.A == a {
+				return c.V, true
+			}
+		case erasm.AckAgree:
+			if c.A != a {
+				continue
+			}
+			n, ok := w.Node(p).(*erasm.Node)
+			if !ok || n.Input(a) == nil {
+				return nil, false
+			}
+			return n.Input(a), true
 		}
 	}
 	return nil, false
@@ -105,13 +127,13 @@ func ResultKept(w *env.World, p core.Rank, n *erasm.Node) error {
 }
 
 // participation checks one decision e of p: p called Agreement(c, a) and
-// F(v, c) = v.
-func participation(w *env.World, p core.Rank, r core.Effect, op erasm.Op) error {
+// the decision includes c (semantics.go).
+func participation(w *env.World, p core.Rank, r core.Effect) error {
 	c, ok := contribution(w, p, r.Instance)
 	if !ok {
 		return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, r.Value, r.Instance, r.Instance)
 	}
-	if !same(op.Combine(r.Value, c), r.Value) {
+	if !includes(r.Value, c) {
 		return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, r.Value, r.Instance, c)
 	}
 	return nil

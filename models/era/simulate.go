@@ -78,7 +78,7 @@ func randomInputs(p Params, seed uint64) [][]core.Input {
 			if p.Values > 1 && r.IntN(4*p.N) == 0 {
 				v = uint64(r.IntN(p.Values))
 			}
-			s[q] = append(s[q], erasm.Contribute{A: uint64(a), V: inputValue(p.Op, v)})
+			s[q] = append(s[q], inputFor(p.Op, uint64(a), v))
 		}
 	}
 	return s
@@ -144,20 +144,8 @@ func (o *eraObserver) ObserveEnd(i int, final *env.World, _ checker.WalkStat) { 
 
 // treeDepth is the depth of the tree rooted at the smallest live rank, as
 // seen with dead marked dead.
-func treeDepth(dead core.RankSet, n int, t erasm.Topology) int {
-	depth := make([]int, n)
-	best := 0
-	for p := 0; p < n; p++ {
-		if dead.Has(core.Rank(p)) {
-			continue
-		}
-		par := erasm.Parent(dead, core.Rank(p), n, t)
-		if par != core.NoRank {
-			depth[p] = depth[par] + 1 // parents have smaller ranks in every topology
-		}
-		best = max(best, depth[p])
-	}
-	return best
+func treeDepth(dead core.RankSet, n int, t erasm.Tree) int {
+	return max(t.Depth(dead, n), 0)
 }
 
 func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any, string) {
@@ -178,7 +166,7 @@ func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any
 			quiescent++
 		}
 		if f.final != nil {
-			mended = max(mended, treeDepth(f.final.CrashedSet(), p.N, p.Topology))
+			mended = max(mended, treeDepth(f.final.CrashedSet(), p.N, p.Tree()))
 		}
 	}
 	ag := float64(p.Agreements)
@@ -191,19 +179,19 @@ func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any
 		"messages_by_kind":         kinds,
 		"rounds_to_decision":       float64(rounds) / float64(max(n, 1)),
 		"max_rounds_to_decision":   maxRounds,
-		"tree_depth":               treeDepth(core.RankSet{}, p.N, p.Topology),
+		"tree_depth":               treeDepth(core.RankSet{}, p.N, p.Tree()),
 		"max_mended_tree_depth":    mended,
 		"failed_ranks":             len(p.Fail),
 		"failure_free_messages":    2 * (p.N - 1),
 		"properties_hold":          res.Violation == nil,
-		"topology":                 p.Topology.String(),
+		"topology":                 p.Tree().String(),
 		"agreements":               p.Agreements,
 		"crash_budget":             p.Crashes,
 		"walks_ending_quiescent_%": 100 * float64(quiescent) / float64(max(n, 1)),
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "era N=%d topology=%v agreements=%d fail=%v crashes≤%d: %d walks, %d steps (%.0f steps/s)\n",
-		p.N, p.Topology, p.Agreements, p.Fail, p.Crashes, n, res.Steps, res.StepsPerSec)
+		p.N, p.Tree(), p.Agreements, p.Fail, p.Crashes, n, res.Steps, res.StepsPerSec)
 	fmt.Fprintf(&b, "  messages per agreement: %.1f (failure-free 2(N-1) = %d); by kind %v\n", per(sends), 2*(p.N-1), kinds)
 	fmt.Fprintf(&b, "  rounds to decision: %.1f mean, %d max; tree depth %d, mended %d\n",
 		float64(rounds)/float64(max(n, 1)), maxRounds, figs["tree_depth"], mended)

@@ -28,7 +28,7 @@ var ulfmPhases = []erasm.Phase{erasm.PhaseWarmup, erasm.PhaseDetect, erasm.Phase
 
 // ULFMBenchParams configure the ulfm-bench scenario.
 type ULFMBenchParams struct {
-	ERA    Params // N, Topology, Network, Loss, GC, Mutant, Fail
+	ERA    Params // N, Tree, Rebalance, Network, Loss, GC, Mutant, Fail
 	Warmup int
 	Post   int
 }
@@ -40,7 +40,7 @@ type ULFMBenchParams struct {
 func NewULFMBenchModel(bp ULFMBenchParams) (*ULFMBench, error) {
 	p := bp.ERA
 	p.Op = erasm.ULFM
-	cfg := erasm.Config{N: p.N, Topology: p.Topology, Op: erasm.ULFM, GC: p.GC, Mutant: p.Mutant}
+	cfg := erasm.Config{N: p.N, Op: erasm.ULFM, GC: p.GC, Rebalance: p.Rebalance, Mutant: p.Mutant}.WithTree(p.Tree())
 	progs := [2]*erasm.AppConfig{
 		{Warmup: bp.Warmup, Post: bp.Post, Flag: 1},
 		{Warmup: bp.Warmup, Post: bp.Post, Flag: 1, Faulty: true},
@@ -56,7 +56,7 @@ func NewULFMBenchModel(bp ULFMBenchParams) (*ULFMBench, error) {
 	for q := range sched {
 		sched[q] = []core.Input{erasm.AppStart{}}
 	}
-	name := fmt.Sprintf("era-ulfm-bench topology=%v network=%v warmup=%d post=%d", p.Topology, p.Network, bp.Warmup, bp.Post)
+	name := fmt.Sprintf("era-ulfm-bench topology=%v network=%v warmup=%d post=%d", p.Tree(), p.Network, bp.Warmup, bp.Post)
 	if p.Mutant != "" {
 		name += " mutant=" + string(p.Mutant)
 	}
@@ -393,7 +393,7 @@ func (m *ULFMBench) summary(res *checker.WalkResult) (map[string]any, string) {
 	figs := map[string]any{
 		"scenario": "ulfm-bench", "n": p.N, "walks": nw, "steps": res.Steps,
 		"steps_per_sec": res.StepsPerSec, "seconds_per_walk": secsPerWalk,
-		"topology": p.Topology.String(), "network": p.Network.String(),
+		"topology": p.Tree().String(), "network": p.Network.String(),
 		"fail": failStr, "failed_ranks": len(m.fail),
 		"warmup": m.p.Warmup, "post": m.p.Post,
 		"phases":                      phases,
@@ -407,7 +407,7 @@ func (m *ULFMBench) summary(res *checker.WalkResult) (map[string]any, string) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "era ulfm-bench N=%d topology=%v fail=%s warmup=%d post=%d: %d walks, %d steps (%.0f steps/s, %.2fs per walk)\n",
-		p.N, p.Topology, failStr, m.p.Warmup, m.p.Post, nw, res.Steps, res.StepsPerSec, secsPerWalk)
+		p.N, p.Tree(), failStr, m.p.Warmup, m.p.Post, nw, res.Steps, res.StepsPerSec, secsPerWalk)
 	fmt.Fprintf(&b, "  %-10s %11s %10s %13s %11s %9s  %s\n", "phase", "agreements", "messages", "msgs/agreem.", "rounds/ag.", "max rnds", "by kind per agreement (UP/DOWN/RESULTREQUEST)")
 	for _, ph := range ulfmPhases {
 		f := per[ph]
@@ -497,6 +497,9 @@ func simulateULFMBench(f *eraFlags, scenario string, walks int, seed uint64, fai
 	if !set["walks"] {
 		walks = 10
 	}
+	// The program runs MPIX_Comm_agree, each call after the previous one
+	// returned: what --rebalance needs.
+	f.op, f.blocking = "ulfm", true
 	p, err := f.params()
 	if err != nil {
 		return nil, err

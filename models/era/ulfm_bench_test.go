@@ -241,3 +241,55 @@ func TestULFMBenchBFS(t *testing.T) {
 		t.Logf("fail=%v: %d states, %d generated, complete=%v, %.1fs", fail, res.States, res.Transitions, res.Complete, res.Seconds)
 	}
 }
+
+// TestULFMBenchRebalancing (§3 Tree Rebalancing, Figure 2c's four phases):
+// after failures, the post-failure agreements run on the mended tree
+// without --rebalance and on the tree rebuilt over the survivors with it.
+// A failure-free agreement takes 2·depth rounds, so the post phase's rounds
+// are 2·Tree.Depth(failed) without rebalancing and 2·RebuiltDepth with it,
+// computed here from the tree functions, not from the walks. The cases are
+// flat binary and bin/bin (node size 16) at N = 256, with an entire node
+// (16–31) and ranks 1–127 (the mended binary tree becomes a star) failed.
+func TestULFMBenchRebalancing(t *testing.T) {
+	const n = 256
+	for _, c := range []struct {
+		topo []string
+		fail string
+		lo   int
+	}{
+		{[]string{"--topology", "binary"}, "16-31", 16},
+		{[]string{"--topology", "binary"}, "1-127", 1},
+		{[]string{"--topology", "bin/bin", "--node-size", "16"}, "16-31", 16},
+		{[]string{"--topology", "bin/bin", "--node-size", "16"}, "1-127", 1},
+	} {
+		tree, err := erasm.ParseTree(c.topo[1], map[bool]int{true: 16}[len(c.topo) > 2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed, _ := parseRanks(c.fail, n)
+		var set core.RankSet
+		for _, r := range failed {
+			set.Add(r)
+		}
+		mended := tree.Depth(set, n)
+		rebuilt := erasm.RebuiltDepth(tree, n, set, core.RankSet{})
+		for _, rebalance := range []bool{false, true} {
+			args := append([]string{"--scenario", "ulfm-bench", "--n", "256", "--fail", c.fail, "--walks", "2", "--seed", "3"}, c.topo...)
+			want := 2 * mended
+			if rebalance {
+				args = append(args, "--rebalance")
+				want = 2 * rebuilt
+			}
+			rep := simulate(t, "era", args...)
+			if rep.Trace != nil {
+				t.Fatalf("%v: %v", args, rep.Trace.Violation)
+			}
+			post := rep.Figures["phases"].(map[string]any)["post"].(*ulfmPhaseFigures)
+			if post.MaxRounds != want || post.RoundsPerAg != float64(want) {
+				t.Errorf("%v fail %s rebalance=%v: post-failure rounds %.1f (max %d), want 2·depth = %d (mended depth %d, rebuilt %d)",
+					tree, c.fail, rebalance, post.RoundsPerAg, post.MaxRounds, want, mended, rebuilt)
+			}
+		}
+		t.Logf("%v fail %s: mended depth %d, rebuilt depth %d", tree, c.fail, mended, rebuilt)
+	}
+}

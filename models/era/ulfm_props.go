@@ -75,7 +75,7 @@ func originDecisions(next *env.World, f func(p core.Rank, a uint64, v erasm.Cont
 
 func ulfmException(_ *env.World, _ checker.Action, next *env.World) error {
 	return originDecisions(next, func(p core.Rank, a uint64, v erasm.Contribution) error {
-		if v.Err() {
+		if raisesProcFailed(v) {
 			return nil
 		}
 		for q := core.Rank(0); int(q) < next.N(); q++ {
@@ -87,7 +87,7 @@ func ulfmException(_ *env.World, _ checker.Action, next *env.World) error {
 			if app := appOf(next, q); app != nil {
 				c, called = app.Contribution(a)
 			}
-			if !called || !sameValue(erasm.ULFM.Combine(v, c), v) {
+			if !called || !includes(v, c) {
 				return fmt.Errorf("%v decided %v for a=%d without error, but %v's contribution is not in it and its failure is not acknowledged by all", p, v, a, q)
 			}
 		}
@@ -198,7 +198,7 @@ func ulfmParticipation(w *env.World, p core.Rank, e core.Effect) error {
 	if !ok {
 		return fmt.Errorf("%v decided %v for a=%d without having called Agreement(·, %d)", p, e.Value, e.Instance, e.Instance)
 	}
-	if !sameValue(erasm.ULFM.Combine(e.Value, c), e.Value) {
+	if !includes(e.Value, c) {
 		return fmt.Errorf("%v decided %v for a=%d, which does not include its contribution %v", p, e.Value, e.Instance, c)
 	}
 	return nil
@@ -225,9 +225,9 @@ func ulfmValidity(_ *env.World, _ checker.Action, next *env.World) error {
 			case !next.Crashed(q) && !called:
 				return fmt.Errorf("%v decided %v for a=%d while %v is alive and has not contributed", p, v, a, q)
 			case !next.Crashed(q):
-				join = erasm.ULFM.Combine(join, c)
-			case called && sameValue(erasm.ULFM.Combine(v, c), v):
-				join = erasm.ULFM.Combine(join, c)
+				join = agreedOn(join, c)
+			case called && includes(v, c):
+				join = agreedOn(join, c)
 			}
 		}
 		var bad core.RankSet
@@ -239,8 +239,12 @@ func ulfmValidity(_ *env.World, _ checker.Action, next *env.World) error {
 		if !bad.Empty() {
 			return fmt.Errorf("%v decided %v for a=%d, which reports %v failed while alive", p, v, a, bad)
 		}
+		// The failure contributions (^0, {q}, all) of crashed q in v.Failed
+		// leave the flag and the acknowledged failures as they are.
 		j, _ := join.(erasm.Contribution)
-		want := erasm.Contribution{Flag: j.Flag, Failed: j.Failed.Union(v.Failed), Acked: j.Acked}
+		want := erasm.Contribution{Flag: j.Flag, Acked: j.Acked}
+		j.Failed.Each(func(q core.Rank) { want.Failed.Add(q) })
+		v.Failed.Each(func(q core.Rank) { want.Failed.Add(q) })
 		if join == nil || !sameValue(want, v) {
 			return fmt.Errorf("%v decided %v for a=%d, which is not F over any set of contributions that includes every live process (live and compatible contributions and failures give %v)", p, v, a, want)
 		}

@@ -186,7 +186,7 @@ func (x *App) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 	if ev.Kind == core.EvSuspect {
 		x.amend(func(s *core.RankSet) { s.Add(ev.Peer) })
 	} else if _, ok := ev.Msg.(ResultRequest); ok {
-		if x.node.cfg.Mutant != MutantNoMarkElders {
+		if !x.node.marksNoElders() { // mutant hook (mutants.go)
 			x.amend(func(s *core.RankSet) {
 				for r := core.Rank(0); r < ev.From; r++ {
 					if r != x.node.p {
@@ -208,7 +208,7 @@ func (x *App) amend(add func(*core.RankSet)) {
 	computed := false
 	for i := range x.node.ags {
 		g := &x.node.ags[i]
-		if !g.called || g.result != nil || g.status == NotContributed {
+		if !g.called() || g.result != nil || g.status == NotContributed {
 			continue
 		}
 		if !computed {

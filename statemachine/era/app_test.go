@@ -2,6 +2,7 @@ package era
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -10,10 +11,19 @@ import (
 // TestAppProgram runs the benchmark on 6 Apps over the in-test network with
 // rank 1 faulty: the detecting agreement raises PROC_FAILED naming p1 at
 // every survivor, one stabilization agreement succeeds, and so do the post
-// ones.
+// ones. With Tree Rebalancing (§3, Figure 2c's stabilizing agreement
+// with tree rebuilding), the agreements after the detecting one run on the
+// binary tree rebuilt over the 5 survivors (0 2 3 4 5 at positions 0 … 4:
+// p5 hangs from p3), without it on the mended tree (p5 under p2).
 func TestAppProgram(t *testing.T) {
+	for _, rebalance := range []bool{false, true} {
+		t.Run(fmt.Sprintf("rebalance=%v", rebalance), func(t *testing.T) { appProgram(t, rebalance) })
+	}
+}
+
+func appProgram(t *testing.T, rebalance bool) {
 	const n = 6
-	cfg := Config{N: n, Op: ULFM}
+	cfg := Config{N: n, Op: ULFM, Rebalance: rebalance}
 	apps := make([]*App, n)
 	for p := range apps {
 		prog := &AppConfig{Warmup: 2, Post: 2, Flag: 1, Faulty: p == 1}
@@ -89,6 +99,12 @@ func TestAppProgram(t *testing.T) {
 				t.Errorf("%v: post agreement %+v", core.Rank(p), c)
 			}
 		}
+	}
+	last := uint64(len(apps[0].Calls()) - 1)
+	left, known := apps[5].node.TreeIn(last)
+	parent := apps[5].node.ParentIn(last)
+	if rebalance && (!known || left.String() != "{p1}" || parent != 3) || !rebalance && (!left.Empty() || parent != 2) {
+		t.Errorf("rebalance=%v: last agreement's tree leaves out %v (known %v), p5's parent %v", rebalance, left, known, parent)
 	}
 }
 

@@ -16,13 +16,26 @@ const MaxN = 1 << 16
 type Config struct {
 	// N is the number of processes, ranks 0 … N-1.
 	N int
-	// Topology is the tree ERA works on (zero value: Binary).
+	// Topology is the flat tree ERA works on (zero value: Binary), or with
+	// NodeSize > 0 the X level of an X/Y tree: the tree over the node
+	// representatives (§3, "Topologies"; see Tree).
 	Topology Topology
+	// Intra is the Y level of an X/Y tree, the tree within each node; it
+	// must stay zero (Binary) for a flat tree.
+	Intra Topology
+	// NodeSize is the number of consecutive ranks per node of an X/Y tree;
+	// 0 means a flat tree.
+	NodeSize int
 	// Op is the combine operation F (nil: And).
 	Op Op
 	// GC turns on the garbage collection of §3: once Agreement(a) has
 	// returned, everything but Result^a is dropped.
 	GC bool
+	// Rebalance turns on the Tree Rebalancing of §3: agreement a ≥ 1 runs
+	// on the tree rebuilt over the processes that agreement a-1 agreed are
+	// alive (see rebalance.go). It needs Op = ULFM, and each process must
+	// decide a-1 before it calls Agreement(v, a).
+	Rebalance bool
 	// Mutant selects a deliberately broken variant (tests only); see
 	// Mutants.
 	Mutant mutant.Name
@@ -33,16 +46,29 @@ func (c Config) withDefaults() (Config, error) {
 	if c.N < 1 || c.N > MaxN {
 		return c, fmt.Errorf("era: N=%d out of range 1..%d", c.N, MaxN)
 	}
-	if c.Topology > String {
-		return c, fmt.Errorf("era: unknown topology %d", c.Topology)
+	if err := c.Tree().validate(); err != nil {
+		return c, err
 	}
 	if c.Op == nil {
 		c.Op = And
+	}
+	if err := c.checkRebalance(); err != nil {
+		return c, err
 	}
 	if c.Mutant != mutant.None && !slices.Contains(Mutants, c.Mutant) {
 		return c, fmt.Errorf("era: unknown mutant %q", c.Mutant)
 	}
 	return c, nil
+}
+
+// Tree is the initial tree: Topology, Intra and NodeSize.
+func (c Config) Tree() Tree { return Tree{X: c.Topology, Y: c.Intra, NodeSize: c.NodeSize} }
+
+// WithTree returns c with its tree fields set from t (as ParseTree gives
+// it).
+func (c Config) WithTree(t Tree) Config {
+	c.Topology, c.Intra, c.NodeSize = t.X, t.Y, t.NodeSize
+	return c
 }
 
 // New returns process p of a communicator configured by cfg, in its initial

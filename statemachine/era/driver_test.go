@@ -96,3 +96,44 @@ func TestRandomSchedulesWithFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomSchedulesHierarchical is TestRandomSchedulesWithFailures on the
+// nine X/Y trees of §3, at node sizes 2 and 3.
+func TestRandomSchedulesHierarchical(t *testing.T) {
+	seeds := 100
+	if testing.Short() {
+		seeds = 20
+	}
+	for _, s := range []int{2, 3} {
+		for _, tree := range allTrees(s)[3:] {
+			for n := 2; n <= 8; n++ {
+				for seed := range seeds {
+					cfg := Config{N: n, GC: seed%2 == 1}.WithTree(tree)
+					if err := randomRun(cfg, uint64(seed), n-1); err != nil {
+						t.Fatalf("%v N=%d seed=%d: %v", tree, n, seed, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRandomSchedulesRebalanced checks the §2.1 properties over three
+// consecutive agreements with Tree Rebalancing (§3) on random schedules
+// with crashes, on flat and X/Y trees.
+func TestRandomSchedulesRebalanced(t *testing.T) {
+	seeds := 150
+	if testing.Short() {
+		seeds = 30
+	}
+	for _, tree := range append(allTrees(2), Tree{X: Binary, Y: Star, NodeSize: 3}) {
+		for n := 2; n <= 8; n++ {
+			for seed := range seeds {
+				cfg := Config{N: n, GC: seed%2 == 1}.WithTree(tree)
+				if err := randomRebalancedRun(cfg, uint64(seed), n-1); err != nil {
+					t.Fatalf("%v N=%d seed=%d: %v", tree, n, seed, err)
+				}
+			}
+		}
+	}
+}

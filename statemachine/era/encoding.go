@@ -10,8 +10,8 @@ import (
 
 // AppendBinary appends the canonical encoding of the state: S_p (the dead
 // set), then the number of stored agreements and, by ascending a, each one's
-// a, Status, whether Agreement was called, Result, Current, Contributed and
-// RequestedResult. The rank and the Config are not encoded: DecodeNode takes
+// a, Status, the input of Agreement (⊥ if not called), Result, Current,
+// Contributed and RequestedResult. The rank and the Config are not encoded: DecodeNode takes
 // them.
 func (n *Node) AppendBinary(b []byte) []byte {
 	// One allocation, sized for a small node, rather than a growth per
@@ -23,7 +23,7 @@ func (n *Node) AppendBinary(b []byte) []byte {
 		g := &n.ags[i]
 		b = core.AppendUint(b, g.a)
 		b = append(b, byte(g.status))
-		b = core.AppendBool(b, g.called)
+		b = appendValue(b, g.input)
 		b = appendValue(b, g.result)
 		b = appendValue(b, g.current)
 		b = g.contributed.AppendBinary(b)
@@ -61,7 +61,7 @@ func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
 		} else {
 			g.status = Status(s)
 		}
-		g.called = d.Bool()
+		g.input = decodeValue(d, op)
 		g.result = decodeValue(d, op)
 		g.current = decodeValue(d, op)
 		g.contributed = core.DecodeRankSet(d, N)
@@ -69,7 +69,7 @@ func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
 		if d.Err() != nil {
 			break
 		}
-		for _, v := range []Value{g.result, g.current} {
+		for _, v := range []Value{g.input, g.result, g.current} {
 			if v != nil {
 				if err := op.Check(v, N); err != nil {
 					d.Fail("a=%d: %v", g.a, err)

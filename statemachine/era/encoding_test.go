@@ -140,7 +140,7 @@ func TestDecodeRejectsNonCanonical(t *testing.T) {
 			t.Errorf("%s: DecodeMessage(%x) = %v, want ErrMalformed", name, b, err)
 		}
 	}
-	rec := func(a byte) []byte { return []byte{a, byte(Gathering), 1, 0, 1, 5, 1, 1, 0} }
+	rec := func(a byte) []byte { return []byte{a, byte(Gathering), 1, 5, 0, 1, 5, 1, 1, 0} }
 	nodes := map[string][]byte{
 		"self dead":        {1, 1, 0},
 		"out of order":     append(append([]byte{0, 2}, rec(3)...), rec(1)...),

@@ -70,12 +70,22 @@ func (n *Node) RequestedResult(a uint64) core.RankSet {
 // Called reports whether the application called Agreement(v, a).
 func (n *Node) Called(a uint64) bool {
 	g := n.lookup(a)
-	return g != nil && g.called
+	return g != nil && g.called()
 }
 
 // Returned reports whether Agreement(v, a) has returned: it was called and
 // Result_p^a ≠ ⊥.
 func (n *Node) Returned(a uint64) bool {
 	g := n.lookup(a)
-	return g != nil && g.called && g.result != nil
+	return g != nil && g.called() && g.result != nil
+}
+
+// Input is the argument v of p's call Agreement(v, a), nil if p has not
+// called it. For an AckAgree call it is the contribution resolved at the
+// call, (flag, S_p, S_p). It survives the garbage collection of §3.
+func (n *Node) Input(a uint64) Value {
+	if g := n.lookup(a); g != nil {
+		return g.input
+	}
+	return nil
 }

@@ -81,6 +81,24 @@ func (c Contribute) AppendBinary(b []byte) []byte {
 // String formats the call, e.g. "Agreement(v=0x1, a=0)".
 func (c Contribute) String() string { return fmt.Sprintf("Agreement(v=%v, a=%d)", c.V, c.A) }
 
+// AckAgree is the call MPIX_Comm_failure_ack(); MPIX_Comm_agree(Flag) for
+// agreement A (a core.Input, for the ULFM Op only): the caller acknowledges
+// the failures it has been told about, S_p, and contributes
+// NewContribution(Flag, S_p, S_p) (see Node.ackAgree). The contribution is
+// resolved when the call is made; Node.Input returns it.
+type AckAgree struct {
+	A    uint64
+	Flag uint64
+}
+
+// AppendBinary appends a, then the flag.
+func (c AckAgree) AppendBinary(b []byte) []byte {
+	return core.AppendUint(core.AppendUint(b, c.A), c.Flag)
+}
+
+// String formats the call, e.g. "AckAgree(flag=0x1, a=1)".
+func (c AckAgree) String() string { return fmt.Sprintf("AckAgree(flag=%#x, a=%d)", c.Flag, c.A) }
+
 // appendValue appends 0 for ⊥, else 1 and the value's encoding.
 func appendValue(b []byte, v Value) []byte {
 	if v == nil {

@@ -14,7 +14,7 @@ func TestMutantsAreCaught(t *testing.T) {
 		t.Run(string(m), func(t *testing.T) {
 			t.Parallel()
 			if seed, cfg, err := findViolation(m, 3000); err != nil {
-				t.Logf("caught: %v N=%d seed=%d: %v", cfg.Topology, cfg.N, seed, err)
+				t.Logf("caught: %v N=%d seed=%d: %v", cfg.Tree(), cfg.N, seed, err)
 			} else {
 				t.Fatalf("mutant %q survived random schedules", m)
 			}
@@ -24,13 +24,23 @@ func TestMutantsAreCaught(t *testing.T) {
 
 // findViolation searches random runs of mutant m for a violation.
 func findViolation(m mutant.Name, seeds int) (int, Config, error) {
+	trees := []Tree{{X: Binary}, {X: Star}, {X: String}}
+	run := randomRun
+	switch m {
+	case MutantXYRepWrongParent: // needs an X/Y tree
+		trees = []Tree{{X: Binary, Y: Binary, NodeSize: 2}, {X: String, Y: Star, NodeSize: 3}}
+	case MutantRebalanceLocalView: // needs rebalancing
+		run = randomRebalancedRun
+	case MutantULFMUnionAcked: // needs acknowledged failures
+		run = randomAckedRun
+	}
 	for seed := range seeds {
-		for _, topo := range []Topology{Binary, Star, String} {
+		for _, tree := range trees {
 			for n := 3; n <= 7; n++ {
 				// gc-drops-result breaks the §3 garbage collection, so
 				// it needs GC on.
-				cfg := Config{N: n, Topology: topo, Mutant: m, GC: m == MutantGCDropsResult}
-				if err := randomRun(cfg, uint64(seed), n-1); err != nil {
+				cfg := Config{N: n, Mutant: m, GC: m == MutantGCDropsResult}.WithTree(tree)
+				if err := run(cfg, uint64(seed), n-1); err != nil {
 					return seed, cfg, err
 				}
 			}

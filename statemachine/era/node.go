@@ -36,21 +36,24 @@ func (s Status) String() string {
 }
 
 // agreement holds the variables of ERA Part 1 for one agreement a, plus
-// whether the application called Agreement(v, a).
+// the application's argument v of Agreement(v, a), ⊥ until it calls.
 type agreement struct {
 	a           uint64
 	status      Status       // Status_p^a
-	called      bool         // Agreement(v, a) was called
+	input       Value        // v of Agreement(v, a) (resolved, see AckAgree); ⊥ = not called
 	result      Value        // Result_p^a, ⊥ = nil
 	current     Value        // Current_p^a, ⊥ = nil
 	contributed core.RankSet // Contributed_p^a
 	requested   core.RankSet // RequestedResult_p^a
 }
 
+// called reports whether the application called Agreement(v, a).
+func (g *agreement) called() bool { return g.input != nil }
+
 // isDefault reports whether every variable has its initial value, so the
 // record need not be stored (and must not be, for a canonical encoding).
 func (g *agreement) isDefault() bool {
-	return g.status == NotContributed && !g.called && g.result == nil &&
+	return g.status == NotContributed && g.input == nil && g.result == nil &&
 		g.current == nil && g.contributed.Empty() && g.requested.Empty()
 }
 
@@ -89,8 +92,9 @@ var _ core.Machine = (*Node)(nil)
 // refreshTree recomputes Parent(S_p, p) and Children(S_p, p) after S_p
 // changed.
 func (n *Node) refreshTree() {
-	n.parent = Parent(n.dead, n.p, n.cfg.N, n.cfg.Topology)
-	n.kids = Children(n.dead, n.p, n.cfg.N, n.cfg.Topology)
+	sh := n.shape(core.RankSet{})
+	n.parent = mendedParent(sh, n.dead, n.p)
+	n.kids = mendedChildren(sh, n.dead, n.p)
 }
 
 // markDead sets S_p[q] ← dead.
@@ -132,7 +136,7 @@ func (n *Node) prune() {
 }
 
 // Step applies one event: a call Agreement(v, a) (core.Call of a
-// Contribute), a message (core.Receive of Up, Down or ResultRequest), or a
+// Contribute, or of an AckAgree under the ULFM Op), a message (core.Receive of Up, Down or ResultRequest), or a
 // failure discovery (core.Suspect). It then applies the spontaneous rule of
 // ERA Part 3 until no agreement satisfies DC. Impossible events (a rank out
 // of range, a message from self, another protocol's message, a value of
@@ -144,8 +148,12 @@ func (n *Node) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 	}
 	switch ev.Kind {
 	case core.EvCall:
-		c := ev.Input.(Contribute)
-		out = n.agreementProc(c.V, c.A, out)
+		switch c := ev.Input.(type) {
+		case Contribute:
+			out = n.agreementProc(c.V, c.A, out)
+		case AckAgree:
+			out = n.ackAgree(c, out)
+		}
 	case core.EvReceive:
 		switch m := ev.Msg.(type) {
 		case Up:
@@ -167,20 +175,28 @@ func (n *Node) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 func (n *Node) check(ev core.Event) error {
 	switch ev.Kind {
 	case core.EvCall:
-		c, ok := ev.Input.(Contribute)
-		if !ok {
-			return fmt.Errorf("era: %v: input %T is not an era.Contribute", n.p, ev.Input)
+		var a uint64
+		switch c := ev.Input.(type) {
+		case Contribute:
+			if c.V == nil {
+				return fmt.Errorf("era: %v: Agreement(⊥, %d): ⊥ is not a contribution", n.p, c.A)
+			}
+			if err := n.cfg.Op.Check(c.V, n.cfg.N); err != nil {
+				return err
+			}
+			a = c.A
+		case AckAgree:
+			if n.cfg.Op != ULFM {
+				return fmt.Errorf("era: %v: %v needs the ulfm op, not %q", n.p, c, n.cfg.Op.Name())
+			}
+			a = c.A
+		default:
+			return fmt.Errorf("era: %v: input %T is not an era.Contribute or era.AckAgree", n.p, ev.Input)
 		}
-		if c.V == nil {
-			return fmt.Errorf("era: %v: Agreement(⊥, %d): ⊥ is not a contribution", n.p, c.A)
+		if g := n.lookup(a); g != nil && g.called() {
+			return fmt.Errorf("era: %v: Agreement called twice for a=%d", n.p, a)
 		}
-		if err := n.cfg.Op.Check(c.V, n.cfg.N); err != nil {
-			return err
-		}
-		if g := n.lookup(c.A); g != nil && g.called {
-			return fmt.Errorf("era: %v: Agreement called twice for a=%d", n.p, c.A)
-		}
-		return nil
+		return n.checkCall(a)
 	case core.EvReceive:
 		if !ev.From.Valid(n.cfg.N) || ev.From == n.p {
 			return fmt.Errorf("era: %v: message from %v (N=%d)", n.p, ev.From, n.cfg.N)
@@ -259,7 +275,7 @@ func (n *Node) String() string {
 	fmt.Fprintf(&b, "era %v dead=%v parent=%v", n.p, n.dead, n.parent)
 	for _, g := range n.ags {
 		fmt.Fprintf(&b, " | a%d %v", g.a, g.status)
-		if g.called {
+		if g.called() {
 			b.WriteString(" called")
 		}
 		fmt.Fprintf(&b, " cur=%v res=%v contrib=%v req=%v", bot(g.current), bot(g.result), g.contributed, g.requested)

@@ -18,7 +18,7 @@ import "github.com/ftkernel/ftkernel/core"
 // at-most-once guard keeps Result.
 func (n *Node) agreementProc(v Value, a uint64, out []core.Effect) []core.Effect {
 	g := n.get(a)
-	g.called = true
+	g.input = v
 	if g.result != nil {
 		out = append(out, core.Return(a, g.result))
 		if n.cfg.GC {
@@ -28,7 +28,7 @@ func (n *Node) agreementProc(v Value, a uint64, out []core.Effect) []core.Effect
 	}
 	g.status = Gathering
 	addTo(&g.contributed, n.p)
-	g.current = n.cfg.Op.Combine(g.current, v)
+	g.current = n.combine(g.current, v) // mutant hook
 	return out
 }
 
@@ -50,17 +50,30 @@ func (n *Node) decision(v Value, g *agreement, out []core.Effect) []core.Effect 
 	}
 	g.result = v
 	out = append(out, core.Decide(g.a, v))
-	to := n.kids
-	if n.cfg.Mutant != MutantDecisionIgnoresRequests && !g.requested.Empty() {
-		to = to.Union(g.requested)
+	to := n.viewOf(g).kids
+	if answered := n.requestsAnswered(g); !answered.Empty() { // mutant hook
+		to = to.Union(answered)
 	}
 	to.Each(func(q core.Rank) { out = n.send(q, Down{A: g.a, V: v}, out) })
 	g.requested = core.RankSet{}
-	if g.called {
+	if g.called() {
 		out = append(out, core.Return(g.a, v))
 		if n.cfg.GC {
 			n.collect(g)
 		}
 	}
 	return out
+}
+
+// ackAgree is a call AckAgree(flag, a): MPIX_Comm_failure_ack then
+// MPIX_Comm_agree(flag), as Figure 3's stabilization loop (lines 19–25)
+// calls them. §1.1: the failures a process acknowledged before entering the
+// agreement are part of what it brings to it ("if the failure of a process
+// is known and acknowledged by all participants before entering the
+// agreement, no exception is raised"). The failures p knows and
+// acknowledges are S_p, those it has been told about, so the call is
+// procedure Agreement with v = (flag, S_p, S_p); the resolved v is kept as
+// the call's input (Node.Input).
+func (n *Node) ackAgree(c AckAgree, out []core.Effect) []core.Effect {
+	return n.agreementProc(NewContribution(c.Flag, n.dead, n.dead), c.A, out)
 }

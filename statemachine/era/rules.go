@@ -30,25 +30,11 @@ import "github.com/ftkernel/ftkernel/core"
 // it, decides on p1's in-flight UP and sends DOWN to p1 only).
 func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 	g := n.get(m.A)
-	if n.cfg.Mutant == MutantUpNotRemembered {
-		switch {
-		case g.status == NotContributed || g.status == Gathering:
-			g.current = n.cfg.Op.Combine(g.current, m.V)
-			addTo(&g.contributed, q)
-		case g.result != nil:
-			out = n.send(q, Down{A: m.A, V: g.result}, out)
-		}
-		return out
-	}
 	switch {
-	case g.result != nil:
+	case g.result != nil && !n.absorbsDecidedUp(g): // mutant hook
 		out = n.send(q, Down{A: m.A, V: g.result}, out)
 	case g.status == NotContributed || g.status == Gathering:
-		if n.cfg.Mutant == MutantUpOverwrites {
-			g.current = m.V
-		} else {
-			g.current = n.cfg.Op.Combine(g.current, m.V)
-		}
+		g.current = n.combineUp(g.current, m.V) // mutant hook
 		addTo(&g.contributed, q)
 		n.rememberUp(g, q)
 	default:
@@ -60,7 +46,10 @@ func (n *Node) recvUp(q core.Rank, m Up, out []core.Effect) []core.Effect {
 // rememberUp records the sender q of an UP that is not a child in S_p, so
 // that Decision answers it (see recvUp).
 func (n *Node) rememberUp(g *agreement, q core.Rank) {
-	if !n.kids.Has(q) {
+	if n.forgetsUp() { // mutant hook
+		return
+	}
+	if v := n.viewOf(g); !v.known || !v.kids.Has(q) {
 		addTo(&g.requested, q)
 	}
 }
@@ -79,11 +68,9 @@ func (n *Node) rememberUp(g *agreement, q core.Rank) {
 // MutantDownFromAnyone.
 func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
 	g := n.get(m.A)
-	from := q == n.parent
-	if n.parent == core.NoRank && n.kids.Has(q) && n.cfg.Mutant != MutantRootIgnoresDown {
-		from = true
-	}
-	if g.result == nil && (from || n.cfg.Mutant == MutantDownFromAnyone) {
+	v := n.viewOf(g)
+	from := q == v.parent || v.parent == core.NoRank && v.kids.Has(q) && n.rootAcceptsChildDown() // mutant hook
+	if g.result == nil && (from || n.acceptsAnyDown()) {                                          // mutant hook
 		out = n.decision(m.V, g, out)
 	}
 	return out
@@ -109,34 +96,12 @@ func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
 // re-sends its contribution to a=1). The literal assignment is
 // MutantMarkEldersSilently.
 func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect) []core.Effect {
-	switch n.cfg.Mutant {
-	case MutantNoMarkElders:
-	case MutantMarkEldersSilently:
-		for r := core.Rank(0); r < q; r++ {
-			if r != n.p {
-				n.markDead(r)
-			}
-		}
-	default:
-		// Part 4 acts only when r is the parent or a child; marking any
-		// other rank changes neither Parent(S_p, p) nor Children(S_p, p)
-		// (a rank's orphans go to its own parent), so it is just marked.
-		for r := core.Rank(0); r < q; r++ {
-			switch {
-			case r == n.p || n.dead.Has(r):
-			case r == n.parent || n.kids.Has(r):
-				out = n.discoveredDead(r, out)
-			default:
-				addTo(&n.dead, r)
-			}
-		}
-		n.refreshTree()
-	}
+	out = n.markEldersDead(q, out)
 	g := n.get(m.A)
 	switch {
 	case g.result != nil:
 		out = n.send(q, Down{A: m.A, V: g.result}, out)
-	case g.status == Broadcasting && n.cfg.Mutant != MutantRecordInsteadOfUp:
+	case g.status == Broadcasting && !n.recordsInsteadOfUp(): // mutant hook
 		out = n.send(q, Up{A: m.A, V: g.current}, out)
 	default:
 		addTo(&g.requested, q)
@@ -144,17 +109,37 @@ func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect
 	return out
 }
 
+// markEldersDead is "forall r < q do S_p[r] ← dead" of Rule
+// Recv(RESULTREQUEST) from q, each newly marked r discovered dead (Part 4),
+// in ascending r (see recvResultRequest).
+func (n *Node) markEldersDead(q core.Rank, out []core.Effect) []core.Effect {
+	if n.marksEldersOtherwise(q) { // mutant hook
+		return out
+	}
+	// Part 4 acts only when r is the parent or a child; marking any other
+	// rank changes neither Parent(S_p, p) nor Children(S_p, p) (a rank's
+	// orphans go to its own parent), so it is just marked.
+	for r := core.Rank(0); r < q; r++ {
+		switch {
+		case r == n.p || n.dead.Has(r):
+		case n.inSomeTree(r):
+			out = n.discoveredDead(r, out)
+		default:
+			addTo(&n.dead, r)
+		}
+	}
+	n.refreshTree()
+	return out
+}
+
 // dc is the Deciding Condition of ERA Part 3:
 //
 //	DC = Status = gathering ∧ Children(S_p, p) ∪ {p} ⊆ Contributed
-func (n *Node) dc(g *agreement) bool {
-	if g.status != Gathering || !g.contributed.Has(n.p) {
+func (n *Node) dc(g *agreement, v view) bool {
+	if g.status != Gathering || !g.contributed.Has(n.p) || !v.known {
 		return false
 	}
-	if n.cfg.Mutant == MutantEarlyRootDecision && n.parent == core.NoRank {
-		return true
-	}
-	return n.kids.SubsetOf(g.contributed)
+	return v.kids.SubsetOf(g.contributed) || n.rootDecidesAlone(v) // mutant hook
 }
 
 // spontaneous is ERA Part 3, the Spontaneous Rule, applied to every
@@ -170,14 +155,15 @@ func (n *Node) spontaneous(out []core.Effect) []core.Effect {
 		fired = false
 		for i := range n.ags {
 			g := &n.ags[i]
-			if !n.dc(g) {
+			v := n.viewOf(g)
+			if !n.dc(g, v) {
 				continue
 			}
 			fired = true
-			if n.parent == core.NoRank {
+			if v.parent == core.NoRank {
 				out = n.decision(g.current, g, out)
 			} else {
-				out = n.send(n.parent, Up{A: g.a, V: g.current}, out)
+				out = n.send(v.parent, Up{A: g.a, V: g.current}, out)
 			}
 			g.status = Broadcasting
 		}
@@ -212,42 +198,48 @@ func (n *Node) spontaneous(out []core.Effect) []core.Effect {
 // The second rule is literal: S'_p, the view before q is marked dead.
 // Discovering a rank already marked dead changes nothing.
 func (n *Node) discoveredDead(q core.Rank, out []core.Effect) []core.Effect {
-	oldParent, wasChild := n.parent, n.kids.Has(q)
-	var oldDead core.RankSet // S'_p, needed by the second rule only
-	if wasChild && oldParent == core.NoRank {
-		oldDead = n.dead // markDead replaces n.dead (copy on write)
+	if n.dead.Has(q) {
+		return out
 	}
+	oldDead := n.dead // S'_p (markDead replaces n.dead: copy on write)
+	olds := n.views(oldDead)
 	n.markDead(q)
-	if q == oldParent {
-		for i := range n.ags {
-			g := &n.ags[i]
-			if g.status != Broadcasting || g.result != nil {
-				continue
-			}
-			if n.parent == core.NoRank {
-				g.contributed = core.RankSet{}
-				addTo(&g.contributed, n.p)
-				g.status = Gathering
-				n.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
-			} else if n.cfg.Mutant != MutantNoUpToNewParent {
-				out = n.send(n.parent, Up{A: g.a, V: g.current}, out)
-			}
+	resent := 0
+	for i := range n.ags {
+		g := &n.ags[i]
+		if g.status != Broadcasting || g.result != nil || q != olds.of(i).parent {
+			continue
+		}
+		if v := n.viewOf(g); v.parent == core.NoRank {
+			g.contributed = core.RankSet{}
+			addTo(&g.contributed, n.p)
+			g.status = Gathering
+			v.kids.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+		} else if !n.skipsUpToNewParent() && n.resendsAgain(resent) { // mutant hooks
+			out = n.send(v.parent, Up{A: g.a, V: g.current}, out)
+			resent++
 		}
 	}
-	if wasChild && oldParent == core.NoRank && n.cfg.Mutant != MutantNoGrandchildren {
-		var grandchildren core.RankSet
-		computed := false
-		for i := range n.ags {
-			g := &n.ags[i]
-			if g.status != Gathering {
-				continue
-			}
-			if !computed {
-				grandchildren = Children(oldDead, q, n.cfg.N, n.cfg.Topology)
-				computed = true
-			}
-			grandchildren.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+	if n.skipsGrandchildren() { // mutant hook
+		return out
+	}
+	var grandchildren core.RankSet // Children(S'_p, q), in the configured tree
+	computed := false
+	for i := range n.ags {
+		g := &n.ags[i]
+		old := olds.of(i)
+		if g.status != Gathering || old.parent != core.NoRank || !old.kids.Has(q) {
+			continue
 		}
+		if base, _ := n.rebuiltBase(g.a); !base.Empty() {
+			n.childrenIn(g, oldDead, q).Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
+			continue
+		}
+		if !computed {
+			grandchildren = mendedChildren(n.shape(core.RankSet{}), oldDead, q)
+			computed = true
+		}
+		grandchildren.Each(func(c core.Rank) { out = n.send(c, ResultRequest{A: g.a}, out) })
 	}
 	return out
 }

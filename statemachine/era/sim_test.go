@@ -24,11 +24,17 @@ type sim struct {
 	calls    []Contribute
 	callers  []core.Rank
 	inputs   map[core.Rank]map[uint64]Value
+	ack      bool // ULFM calls are made as AckAgree (see makeCall)
 	decided  []map[uint64]Value
 	returned []map[uint64]Value
 	sent     map[string]int
 	effs     []core.Effect
 	trace    []string
+	// blocking: p makes a call only once its calls for lower agreements
+	// returned (Figure 3's program; needed by Config.Rebalance).
+	blocking bool
+	// onStep, when set, sees every node after each of its steps.
+	onStep func(p core.Rank, n *Node)
 }
 
 func newSim(cfg Config) *sim {
@@ -55,7 +61,10 @@ func (s *sim) step(p core.Rank, ev core.Event) error {
 	}
 	s.trace = append(s.trace, fmt.Sprintf("%v: %v -> %v", p, ev, s.effs))
 	n := s.nodes[p]
-	if n.parent != Parent(n.dead, p, s.cfg.N, s.cfg.Topology) || !n.kids.Equal(Children(n.dead, p, s.cfg.N, s.cfg.Topology)) {
+	if s.onStep != nil {
+		s.onStep(p, n)
+	}
+	if t := s.cfg.Tree(); s.cfg.Mutant == "" && (n.parent != t.Parent(n.dead, p, s.cfg.N) || !n.kids.Equal(t.Children(n.dead, p, s.cfg.N))) {
 		return fmt.Errorf("%v: stale tree cache after %v: %v", p, ev, n)
 	}
 	for _, e := range s.effs {
@@ -101,7 +110,7 @@ func (s *sim) crash(q core.Rank) {
 // runFIFO delivers the calls, then the messages in FIFO order.
 func (s *sim) runFIFO() error {
 	for i, c := range s.calls {
-		if err := s.step(s.callers[i], core.Call(c)); err != nil {
+		if err := s.makeCall(s.callers[i], c); err != nil {
 			return err
 		}
 	}
@@ -126,7 +135,8 @@ func (s *sim) runRandom(r *rand.Rand, maxCrash int) error {
 		}
 		alive := s.alive()
 		canCrash := crashes < maxCrash && len(alive) > 1
-		total := len(s.queue) + len(s.suspects) + len(s.calls)
+		ready := s.readyCalls()
+		total := len(s.queue) + len(s.suspects) + len(ready)
 		if total == 0 {
 			return nil
 		}
@@ -159,18 +169,55 @@ func (s *sim) runRandom(r *rand.Rand, maxCrash int) error {
 				return err
 			}
 		default:
-			i -= len(s.queue) + len(s.suspects)
+			i = ready[i-len(s.queue)-len(s.suspects)]
 			p, c := s.callers[i], s.calls[i]
 			s.calls = append(s.calls[:i], s.calls[i+1:]...)
 			s.callers = append(s.callers[:i], s.callers[i+1:]...)
 			if s.crashed[p] {
 				continue
 			}
-			if err := s.step(p, core.Call(c)); err != nil {
+			if err := s.makeCall(p, c); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// makeCall steps p's call c: as AckAgree{c.A, flag} when s.ack is set and
+// c.V is a ULFM contribution (its sets are then ignored), recording the
+// contribution the node resolved as p's input.
+func (s *sim) makeCall(p core.Rank, c Contribute) error {
+	v, ok := c.V.(Contribution)
+	if !s.ack || !ok {
+		return s.step(p, core.Call(c))
+	}
+	if err := s.step(p, core.Call(AckAgree{A: c.A, Flag: v.Flag})); err != nil {
+		return err
+	}
+	s.inputs[p][c.A] = s.nodes[p].Input(c.A)
+	return nil
+}
+
+// readyCalls lists the indices of the calls that may be made now.
+func (s *sim) readyCalls() []int {
+	var out []int
+	for i, p := range s.callers {
+		ok := true
+		for j, q := range s.callers[:i] {
+			if s.blocking && q == p && s.calls[j].A < s.calls[i].A {
+				ok = false // an earlier call of p is still to be made
+			}
+		}
+		for a := range s.calls[i].A {
+			if s.blocking && s.inputs[p][a] != nil && s.returned[p][a] == nil {
+				ok = false // p waits for its call of a to return
+			}
+		}
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 func (s *sim) alive() []core.Rank {
@@ -208,6 +255,31 @@ func (s *sim) checkAgreement(a uint64) error {
 	return nil
 }
 
+// randomRebalancedRun runs agreements 0, 1 and 2 of MPIX_Comm_agree with
+// Tree Rebalancing, each process calling them in order (blocking) as
+// AckAgree (acknowledging the failures it knows), with random crashes, and
+// checks every property.
+func randomRebalancedRun(cfg Config, seed uint64, maxCrash int) error {
+	r := rand.New(rand.NewPCG(seed, 11))
+	cfg.Op, cfg.Rebalance = ULFM, true
+	s := newSim(cfg)
+	s.blocking, s.ack = true, true
+	for p := range cfg.N {
+		for a := range uint64(3) {
+			s.call(core.Rank(p), a, NewContribution(r.Uint64N(16)|uint64(p)<<8, core.RankSet{}, core.RankSet{}))
+		}
+	}
+	if err := s.runRandom(r, maxCrash); err != nil {
+		return err
+	}
+	for a := range uint64(3) {
+		if err := s.checkAgreement(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // randomRun runs one random execution of agreements 0 and 1 (concurrent)
 // with random flags and checks every property.
 func randomRun(cfg Config, seed uint64, maxCrash int) error {
@@ -219,6 +291,35 @@ func randomRun(cfg Config, seed uint64, maxCrash int) error {
 	for p := range cfg.N {
 		for a := range uint64(2) {
 			s.call(core.Rank(p), a, Flag(r.Uint64N(16)|uint64(p)<<8))
+		}
+	}
+	if err := s.runRandom(r, maxCrash); err != nil {
+		return err
+	}
+	for a := range uint64(2) {
+		if err := s.checkAgreement(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// randomAckedRun runs one random execution of agreements 0 and 1
+// (concurrent) of MPIX_Comm_agree whose contributions acknowledge random
+// failures, and checks every property.
+func randomAckedRun(cfg Config, seed uint64, maxCrash int) error {
+	r := rand.New(rand.NewPCG(seed, 5))
+	cfg.Op = ULFM
+	s := newSim(cfg)
+	for p := range cfg.N {
+		for a := range uint64(2) {
+			var acked core.RankSet
+			for q := range cfg.N {
+				if r.IntN(2) == 0 {
+					acked.Add(core.Rank(q))
+				}
+			}
+			s.call(core.Rank(p), a, NewContribution(r.Uint64N(4), core.RankSet{}, acked))
 		}
 	}
 	if err := s.runRandom(r, maxCrash); err != nil {
