@@ -1,7 +1,9 @@
 package env
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -58,8 +60,12 @@ func (m *Model) schedAlt(key []byte) (int, bool) {
 // (LastActor NoRank, no LastEffects); the schedule alternative is the first
 // whose calls are the encoded ones. Bytes that Encode could not have
 // written (for this model) give an error wrapping core.ErrMalformed; a
-// model without a Codec gives an error; it never panics. O(size of the
-// encoding) plus the protocol's decoders.
+// model without a Codec gives an error; it never panics. The per-process
+// fingerprints the world keeps (Fingerprint) are hashes of the bytes read,
+// not of a re-encoding: they are right for canonical bytes (Encode's output,
+// which is all BFS decodes); a non-canonical encoding that the decoders
+// accept would give a world whose Fingerprint follows its bytes. O(size of
+// the encoding) plus the protocol's decoders.
 func (m *Model) Decode(b []byte) (w *World, err error) {
 	if !m.Decodes() {
 		return nil, fmt.Errorf("env: %s has no Codec (Config.Codec)", m.name)
@@ -91,17 +97,21 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	}
 	w.clock = int(clock)
 	procs := make([]*proc, N)
+	// scheds[i] aliases b: process i's encoded call schedule.
+	scheds := make([][]byte, N)
+	start := make([]int, N+1) // process i's bytes are b[start[i]:start[i+1]]
 	var sched []byte
-	var schedLen []int
 	for i := range procs {
+		start[i] = len(b) - d.Remaining()
 		p, s, err := m.decodeProc(d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
 		if err != nil {
 			return nil, err
 		}
 		procs[i] = p
+		scheds[i] = s
 		sched = append(sched, s...)
-		schedLen = append(schedLen, len(s))
 	}
+	start[N] = len(b) - d.Remaining()
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}
@@ -111,6 +121,13 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	}
 	w.alt = alt
 	edit := editSeq.Add(1) // owned by no Apply: shared, never edited in place
+	// The procs keep their bytes (proc.enc) in one copy of b's process
+	// part: b itself belongs to the caller.
+	base := start[0]
+	own := slices.Clone(b[base:start[N]])
+	for i := range start {
+		start[i] -= base
+	}
 	for i, p := range procs {
 		n := len(m.sched[alt][i])
 		if int(p.made) > n {
@@ -118,7 +135,16 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		}
 		p.agg = m.weigh(p, w.crashed, n)
 		p.edit = edit
-		p.fp = m.procFP(p, alt, i)
+		// The bytes read for p are what appendProc writes for it when b is
+		// canonical (Encode's output, the Codec contract), so their hash is
+		// procFP without encoding p again; a schedule that is not the
+		// alternative's own bytes falls back to encoding.
+		if bytes.Equal(scheds[i], m.schedEnc[alt][i]) {
+			p.enc = own[start[i]:start[i+1]:start[i+1]]
+			p.fp = core.Fingerprint(p.enc)
+		} else {
+			p.fp = m.procFP(p, alt, i)
+		}
 	}
 	w.root = build(procs, m.height)
 	return w, nil
