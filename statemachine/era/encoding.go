@@ -38,7 +38,7 @@ func (n *Node) AppendBinary(b []byte) []byte {
 // value outside cfg, uncollected variables under Config.GC) give an error
 // wrapping core.ErrMalformed; a bad cfg or p gives New's error.
 func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
-	n, err := New(p, cfg)
+	n, err := newBare(p, cfg) // the tree is computed below, from the dead set
 	if err != nil {
 		return nil, err
 	}
