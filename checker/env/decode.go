@@ -97,13 +97,15 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	}
 	w.clock = int(clock)
 	procs := make([]*proc, N)
+	slab := make([]proc, N) // one allocation for the N procs
 	// scheds[i] aliases b: process i's encoded call schedule.
 	scheds := make([][]byte, N)
 	start := make([]int, N+1) // process i's bytes are b[start[i]:start[i+1]]
 	var sched []byte
 	for i := range procs {
 		start[i] = len(b) - d.Remaining()
-		p, s, err := m.decodeProc(d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
+		p := &slab[i]
+		s, err := m.decodeProc(p, d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
 		if err != nil {
 			return nil, err
 		}
@@ -150,21 +152,21 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	return w, nil
 }
 
-// decodeProc reads what appendProc wrote for process r; it returns the proc
-// and the bytes of its encoded call schedule (aliasing b).
-func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool) (*proc, []byte, error) {
+// decodeProc reads what appendProc wrote for process r into p (a zero
+// proc); it returns the bytes of its encoded call schedule (aliasing b).
+func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, crashed bool) ([]byte, error) {
 	N, cd := m.cfg.N, m.cfg.Codec
-	p := &proc{live: !crashed}
+	p.live = !crashed
 	nb := d.Bytes(d.Remaining())
 	if d.Err() != nil {
-		return nil, nil, d.Err()
+		return nil, d.Err()
 	}
 	node, err := cd.Node(nb, r, N)
 	if err != nil {
-		return nil, nil, fmt.Errorf("env: %v's state: %w", r, err)
+		return nil, fmt.Errorf("env: %v's state: %w", r, err)
 	}
 	if node == nil {
-		return nil, nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
+		return nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
 	}
 	p.node = node
 	k := d.Len(d.Remaining())
@@ -192,7 +194,7 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 		}
 		msg, err := cd.Message([]byte(e.key))
 		if err != nil {
-			return nil, nil, fmt.Errorf("env: a message to %v: %w", r, err)
+			return nil, fmt.Errorf("env: a message to %v: %w", r, err)
 		}
 		e.msg = msg
 		p.inbox = append(p.inbox, e)
@@ -224,11 +226,11 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 				break
 			}
 			if cd.Value == nil {
-				return nil, nil, fmt.Errorf("%w: env: a value in %v's history and no Codec.Value", core.ErrMalformed, r)
+				return nil, fmt.Errorf("%w: env: a value in %v's history and no Codec.Value", core.ErrMalformed, r)
 			}
 			v, err := cd.Value(vb)
 			if err != nil {
-				return nil, nil, fmt.Errorf("env: a value in %v's history: %w", r, err)
+				return nil, fmt.Errorf("env: a value in %v's history: %w", r, err)
 			}
 			rec.Value = v
 		}
@@ -239,9 +241,9 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 		p.next = decodeIDs(d)
 	}
 	if d.Err() != nil {
-		return nil, nil, d.Err()
+		return nil, d.Err()
 	}
-	return p, sched, nil
+	return sched, nil
 }
 
 // inboxOrdered reports whether entry b may follow entry a in a canonical
