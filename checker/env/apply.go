@@ -134,7 +134,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		return nil, err
 	}
 	t.commit(func(i int, r *proc) agg {
-		r.fp = m.procFP(r, s.alt, i)
+		r.enc, r.fp = m.procEnc(r, s.alt, i)
 		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root
@@ -315,7 +315,7 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 		return true
 	})
 	t.commit(func(i int, r *proc) agg {
-		r.fp = m.procFP(r, s.alt, i)
+		r.enc, r.fp = m.procEnc(r, s.alt, i)
 		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root

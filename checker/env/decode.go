@@ -1,7 +1,9 @@
 package env
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -58,8 +60,12 @@ func (m *Model) schedAlt(key []byte) (int, bool) {
 // (LastActor NoRank, no LastEffects); the schedule alternative is the first
 // whose calls are the encoded ones. Bytes that Encode could not have
 // written (for this model) give an error wrapping core.ErrMalformed; a
-// model without a Codec gives an error; it never panics. O(size of the
-// encoding) plus the protocol's decoders.
+// model without a Codec gives an error; it never panics. The per-process
+// fingerprints the world keeps (Fingerprint) are hashes of the bytes read,
+// not of a re-encoding: they are right for canonical bytes (Encode's output,
+// which is all BFS decodes); a non-canonical encoding that the decoders
+// accept would give a world whose Fingerprint follows its bytes. O(size of
+// the encoding) plus the protocol's decoders.
 func (m *Model) Decode(b []byte) (w *World, err error) {
 	if !m.Decodes() {
 		return nil, fmt.Errorf("env: %s has no Codec (Config.Codec)", m.name)
@@ -91,15 +97,23 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	}
 	w.clock = int(clock)
 	procs := make([]*proc, N)
+	slab := make([]proc, N) // one allocation for the N procs
+	// scheds[i] aliases b: process i's encoded call schedule.
+	scheds := make([][]byte, N)
+	start := make([]int, N+1) // process i's bytes are b[start[i]:start[i+1]]
 	var sched []byte
 	for i := range procs {
-		p, s, err := m.decodeProc(d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
+		start[i] = len(b) - d.Remaining()
+		p := &slab[i]
+		s, err := m.decodeProc(p, d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
 		if err != nil {
 			return nil, err
 		}
 		procs[i] = p
+		scheds[i] = s
 		sched = append(sched, s...)
 	}
+	start[N] = len(b) - d.Remaining()
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}
@@ -109,6 +123,13 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	}
 	w.alt = alt
 	edit := editSeq.Add(1) // owned by no Apply: shared, never edited in place
+	// The procs keep their bytes (proc.enc) in one copy of b's process
+	// part: b itself belongs to the caller.
+	base := start[0]
+	own := slices.Clone(b[base:start[N]])
+	for i := range start {
+		start[i] -= base
+	}
 	for i, p := range procs {
 		n := len(m.sched[alt][i])
 		if int(p.made) > n {
@@ -116,27 +137,36 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		}
 		p.agg = m.weigh(p, w.crashed, n)
 		p.edit = edit
-		p.fp = m.procFP(p, alt, i)
+		// The bytes read for p are what appendProc writes for it when b is
+		// canonical (Encode's output, the Codec contract), so their hash is
+		// procFP without encoding p again; a schedule that is not the
+		// alternative's own bytes falls back to encoding.
+		if bytes.Equal(scheds[i], m.schedEnc[alt][i]) {
+			p.enc = own[start[i]:start[i+1]:start[i+1]]
+			p.fp = core.Fingerprint(p.enc)
+		} else {
+			p.fp = m.procFP(p, alt, i)
+		}
 	}
 	w.root = build(procs, m.height)
 	return w, nil
 }
 
-// decodeProc reads what appendProc wrote for process r; it returns the proc
-// and the bytes of its encoded call schedule (aliasing b).
-func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool) (*proc, []byte, error) {
+// decodeProc reads what appendProc wrote for process r into p (a zero
+// proc); it returns the bytes of its encoded call schedule (aliasing b).
+func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, crashed bool) ([]byte, error) {
 	N, cd := m.cfg.N, m.cfg.Codec
-	p := &proc{live: !crashed}
+	p.live = !crashed
 	nb := d.Bytes(d.Remaining())
 	if d.Err() != nil {
-		return nil, nil, d.Err()
+		return nil, d.Err()
 	}
 	node, err := cd.Node(nb, r, N)
 	if err != nil {
-		return nil, nil, fmt.Errorf("env: %v's state: %w", r, err)
+		return nil, fmt.Errorf("env: %v's state: %w", r, err)
 	}
 	if node == nil {
-		return nil, nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
+		return nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
 	}
 	p.node = node
 	k := d.Len(d.Remaining())
@@ -164,7 +194,7 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 		}
 		msg, err := cd.Message([]byte(e.key))
 		if err != nil {
-			return nil, nil, fmt.Errorf("env: a message to %v: %w", r, err)
+			return nil, fmt.Errorf("env: a message to %v: %w", r, err)
 		}
 		e.msg = msg
 		p.inbox = append(p.inbox, e)
@@ -196,11 +226,11 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 				break
 			}
 			if cd.Value == nil {
-				return nil, nil, fmt.Errorf("%w: env: a value in %v's history and no Codec.Value", core.ErrMalformed, r)
+				return nil, fmt.Errorf("%w: env: a value in %v's history and no Codec.Value", core.ErrMalformed, r)
 			}
 			v, err := cd.Value(vb)
 			if err != nil {
-				return nil, nil, fmt.Errorf("env: a value in %v's history: %w", r, err)
+				return nil, fmt.Errorf("env: a value in %v's history: %w", r, err)
 			}
 			rec.Value = v
 		}
@@ -211,9 +241,9 @@ func (m *Model) decodeProc(d *core.Decoder, b []byte, r core.Rank, crashed bool)
 		p.next = decodeIDs(d)
 	}
 	if d.Err() != nil {
-		return nil, nil, d.Err()
+		return nil, d.Err()
 	}
-	return p, sched, nil
+	return sched, nil
 }
 
 // inboxOrdered reports whether entry b may follow entry a in a canonical

@@ -3,6 +3,7 @@ package env
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -28,7 +29,11 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
-		b = appendProc(b, p, enc[i], m.cfg.Timing)
+		if p.enc != nil {
+			b = append(b, p.enc...)
+		} else {
+			b = appendProc(b, p, enc[i], m.cfg.Timing)
+		}
 		return true
 	})
 	return b
@@ -106,6 +111,18 @@ func (m *Model) procFP(p *proc, alt, i int) uint64 {
 	*bp = b
 	scratch.Put(bp)
 	return fp
+}
+
+// procEnc returns a copy of the bytes appendProc writes for process i
+// (of schedule alternative alt) and their fingerprint, procFP: what Apply
+// keeps of a proc it changed (proc.enc, proc.fp).
+func (m *Model) procEnc(p *proc, alt, i int) ([]byte, uint64) {
+	bp := scratch.Get().(*[]byte)
+	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Timing)
+	enc := slices.Clone(b)
+	*bp = b
+	scratch.Put(bp)
+	return enc, core.Fingerprint(enc)
 }
 
 // Fingerprint is a 64-bit hash of the canonical encoding of s (Encode),

@@ -67,6 +67,10 @@ type proc struct {
 	// proc belongs to one rank of one schedule alternative); the initial
 	// procs (edit 0) have none: Fingerprint computes theirs.
 	fp uint64
+	// enc, when not nil, holds the bytes appendProc writes for this proc
+	// (set with fp by Apply and Decode, never written afterwards), so that
+	// Encode copies them instead of encoding the proc again.
+	enc []byte
 }
 
 // Record is one observable output of a process: an EffDecide, EffReturn or

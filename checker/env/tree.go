@@ -150,6 +150,7 @@ func (t *tx) mut(i int) *proc {
 	}
 	c := *p
 	c.edit = t.edit
+	c.enc = nil // the copy's bytes are set again by commit
 	t.put(i, &c, agg{})
 	t.dirty = append(t.dirty, i)
 	return &c

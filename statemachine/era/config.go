@@ -74,6 +74,17 @@ func (c Config) WithTree(t Tree) Config {
 // New returns process p of a communicator configured by cfg, in its initial
 // state (ERA Part 1: every variable at its default).
 func New(p core.Rank, cfg Config) (*Node, error) {
+	n, err := newBare(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	n.refreshTree()
+	return n, nil
+}
+
+// newBare is New without the tree (parent, kids): for DecodeNode, which
+// computes it once the dead set is read.
+func newBare(p core.Rank, cfg Config) (*Node, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -81,7 +92,5 @@ func New(p core.Rank, cfg Config) (*Node, error) {
 	if !p.Valid(cfg.N) {
 		return nil, fmt.Errorf("era: rank %v out of range for N=%d", p, cfg.N)
 	}
-	n := &Node{p: p, cfg: cfg}
-	n.refreshTree()
-	return n, nil
+	return &Node{p: p, cfg: cfg}, nil
 }

@@ -38,7 +38,7 @@ func (n *Node) AppendBinary(b []byte) []byte {
 // value outside cfg, uncollected variables under Config.GC) give an error
 // wrapping core.ErrMalformed; a bad cfg or p gives New's error.
 func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
-	n, err := New(p, cfg)
+	n, err := newBare(p, cfg) // the tree is computed below, from the dead set
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,11 @@ func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
 		d.Fail("%v marked dead in its own view", p)
 	}
 	count := d.Len(d.Remaining())
-	n.ags = make([]agreement, 0, count)
+	if count <= len(n.one) { // in the node itself, as clone does
+		n.ags = n.one[:0:len(n.one)]
+	} else {
+		n.ags = make([]agreement, 0, count)
+	}
 	for i := 0; i < count && d.Err() == nil; i++ {
 		var g agreement
 		g.a = d.Uint()

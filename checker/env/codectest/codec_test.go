@@ -27,7 +27,7 @@ import (
 // buffers).
 var ignored = map[string]bool{
 	"env.World.m": true, "env.World.depth": true, "env.World.last": true, "env.World.actor": true,
-	"env.World.effects": true, "env.proc.edit": true, "env.proc.fp": true, "env.tnode.edit": true,
+	"env.World.effects": true, "env.proc.edit": true, "env.proc.fp": true, "env.proc.enc": true, "env.tnode.edit": true,
 	"era.Node.one": true, "correction.Node.msgs": true,
 }
 

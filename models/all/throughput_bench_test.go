@@ -1,0 +1,76 @@
+package all
+
+import (
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/registry"
+)
+
+// BenchmarkThroughput runs TwoPhase RM=8 and ERA N=4 with 3 crashes in one
+// process, each one complete BFS per iteration on one worker (so the
+// figures compare the per-state cost, not the scheduler), and reports each
+// one's generated states per second; the ERA sub-benchmark also reports
+// twophase/era, the ratio of TwoPhase's generated/s (measured just before
+// in the same run) to ERA's (issue 14 item 5: the goal is ≤ 5). Only
+// ratios are meaningful on a shared machine.
+//
+// FTK_THROUGHPUT_MAX_STATES, when set, bounds the ERA search to that many
+// distinct states (Options.MaxStates) for a quicker, partial measurement.
+//
+//	go test ./models/all -run XXX -bench Throughput -benchtime 1x
+func BenchmarkThroughput(b *testing.B) {
+	var twoPhase float64
+	b.Run("twophase/RM=8", func(b *testing.B) {
+		twoPhase = benchGenerated(b, checker.Options{Workers: 1}, "twophase", "--rm", "8")
+	})
+	b.Run("era/N=4/crashes=3", func(b *testing.B) {
+		opt := checker.Options{Workers: 1}
+		if s := os.Getenv("FTK_THROUGHPUT_MAX_STATES"); s != "" {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				b.Fatalf("FTK_THROUGHPUT_MAX_STATES: %v", err)
+			}
+			opt.MaxStates = n
+		}
+		era := benchGenerated(b, opt, "era", "--n", "4", "--crashes", "3")
+		if twoPhase > 0 && era > 0 {
+			b.ReportMetric(twoPhase/era, "twophase/era")
+		}
+	})
+}
+
+// benchGenerated builds the named model from its ftcheck flags, runs BFS
+// with opt once per iteration, fails on an error or a violation, and
+// returns (and reports) generated states per second.
+func benchGenerated(b *testing.B, opt checker.Options, name string, args ...string) float64 {
+	b.Helper()
+	p, err := registry.Lookup(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := p.Build(args)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var gen, states int64
+	var secs float64
+	var res *checker.Result
+	for b.Loop() {
+		res = r.BFS(opt)
+		if res.Err != nil || len(res.Violations) > 0 || (opt.MaxStates == 0 && !res.Complete) {
+			b.Fatalf("%s BFS: err=%v complete=%v violations=%d", name, res.Err, res.Complete, len(res.Violations))
+		}
+		gen += res.Transitions
+		states += res.States
+		secs += res.Seconds
+	}
+	rate := float64(gen) / secs
+	b.ReportMetric(rate, "generated/s")
+	b.ReportMetric(float64(states)/secs, "distinct/s")
+	b.ReportMetric(float64(res.States), "states")
+	b.ReportMetric(res.BytesPerState(), "bytes/state")
+	return rate
+}
