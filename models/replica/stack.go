@@ -19,6 +19,9 @@ const (
 	// OneMaster: no two live replicas of a logical process both act as
 	// its master.
 	OneMaster = "one-master"
+	// NoDuplicateSends: in a run without crashes, no more DATA than one
+	// per replica of the destination of each logical send.
+	NoDuplicateSends = "no-duplicate-sends"
 )
 
 // StackParams are the detector's parameters of the P2P-MPI stack (`ftcheck
@@ -122,7 +125,8 @@ func NewStackModel(p Params, s StackParams) (*Model, error) {
 }
 
 // StackProperties are Properties with the quiescence ones guarded by
-// detected (see NewStackModel), plus no-false-declaration and one-master.
+// detected (see NewStackModel), plus no-false-declaration, one-master and
+// no-duplicate-sends.
 func StackProperties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.Property[*env.World] {
 	ps := Properties(l, progs, ref)
 	for i := range ps {
@@ -154,6 +158,29 @@ func StackProperties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.
 					if len(masters) > 1 {
 						return fmt.Errorf("P%d has %d masters: %v", i, len(masters), masters)
 					}
+				}
+				return nil
+			}},
+		checker.Property[*env.World]{Name: NoDuplicateSends, Kind: checker.Invariant,
+			Doc: "in a run without crashes, the DATA sent never exceed |replicas of dst| per logical send of the programs (§4.4's count): only a second master sends more",
+			Check: func(w *env.World) error {
+				if w.NumCrashed() > 0 {
+					return nil
+				}
+				var want, sent uint64
+				for _, prog := range progs {
+					for _, in := range prog {
+						if in.Op == sm.OpSend {
+							want += uint64(l.Degree(in.Peer))
+						}
+					}
+				}
+				for r := range w.N() {
+					d, _ := node(w, r).Sent()
+					sent += d
+				}
+				if sent > want {
+					return fmt.Errorf("%d DATA sent, the programs' sends need %d", sent, want)
 				}
 				return nil
 			}})
