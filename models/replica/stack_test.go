@@ -105,3 +105,37 @@ func TestStackDuplicateSends(t *testing.T) {
 		t.Fatalf("violations %v, want no-duplicate-sends after 51 steps", res.Violations)
 	}
 }
+
+// brrPattern is BRR at n = 4 (ping-pong with rank 0 replicated) with its
+// paper-style T_cleanup 2⌈log2 4⌉ = 4 and two crashes at any step: §5.1's
+// pattern (hosts 1 and 2 crash, host 0's two destinations) is among them.
+var brrPattern = StackParams{Variant: fd.BRR, TGossip: 4, PingTimeout: 3, MaxRounds: 10, Delta: 1}
+
+// TestStackBRRCrashPattern: without the ping phase, the §5.1 pattern makes
+// a false declaration after 37 steps, and a live replica waits forever
+// after 74 (p3 declares p0 with the crashed ones, takes over P1, and its
+// re-send has no live destination in its view). FTKERNEL_LONG=1 adds that
+// equivalence, agreement, integrity, total order and one-master hold
+// (132,689 states) and that the ping phase saves every property (167,302).
+func TestStackBRRCrashPattern(t *testing.T) {
+	p := Params{Program: "ping-pong", Procs: 2, Degree: 2, ReplicateRank0: true, Crashes: 2}
+	for prop, steps := range map[string]int{NoFalseDeclaration: 37, Validity: 74} {
+		res := stackSearch(t, p, brrPattern, prop)
+		if len(res.Violations) == 0 || len(res.Violations[0].Steps) != steps {
+			t.Errorf("%s: violations %v, want one after %d steps", prop, res.Violations, steps)
+		}
+	}
+	if os.Getenv("FTKERNEL_LONG") == "" {
+		return
+	}
+	res := stackSearch(t, p, brrPattern, Equivalence, Agreement, Integrity, TotalOrder, OneMaster)
+	if len(res.Violations) > 0 || !res.Complete || res.States != 132689 {
+		t.Errorf("without ping: complete=%v, %d states (pinned 132689), violations %v", res.Complete, res.States, res.Violations)
+	}
+	s := brrPattern
+	s.Ping = true
+	res = stackSearch(t, p, s)
+	if len(res.Violations) > 0 || !res.Complete || res.States != 167302 {
+		t.Errorf("with ping: complete=%v, %d states (pinned 167302), violations %v", res.Complete, res.States, res.Violations)
+	}
+}
