@@ -203,7 +203,7 @@ func TestHostRouting(t *testing.T) {
 		}
 		for _, e := range effs {
 			if e.Kind == core.EffSetTimer && e.Timer%2 == 0 && e.Timer != 0 {
-				if effs, err = h.Step(core.Timer(e.Timer), nil); err != nil {
+				if _, err := h.Step(core.Timer(e.Timer), nil); err != nil {
 					t.Fatal(err)
 				}
 			}

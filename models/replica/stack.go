@@ -156,7 +156,7 @@ func StackProperties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.
 						}
 					}
 					if len(masters) > 1 {
-						return fmt.Errorf("P%d has %d masters: %v", i, len(masters), masters)
+						return fmt.Errorf("logical process P%d has %d masters: %v", i, len(masters), masters)
 					}
 				}
 				return nil
