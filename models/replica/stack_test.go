@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
 	fd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
 	sm "github.com/ftkernel/ftkernel/statemachine/replica"
 )
@@ -34,7 +35,7 @@ var dbrrPaper = StackParams{Variant: fd.DBRR, Ping: true, TGossip: 4, PingTimeou
 // of the replica model holds, equivalence included, and the detector makes
 // no false declaration. The count is the checker's, pinned.
 func TestStackDBRRKeepsEquivalence(t *testing.T) {
-	res := stackSearch(t, Params{Program: "ping-pong", Procs: 2, Degree: 2, Crashes: 1}, dbrrPaper)
+	res := stackSearch(t, Params{Program: "ping-pong", Procs: 2, Degree: 2, Crashes: 1, Network: env.FIFO}, dbrrPaper)
 	if len(res.Violations) > 0 || !res.Complete {
 		t.Fatalf("complete=%v, violations %v", res.Complete, res.Violations)
 	}
@@ -48,7 +49,7 @@ func TestStackDBRRKeepsEquivalence(t *testing.T) {
 // (MutantNoBackupResend) leaves a replica waiting, found after 101 steps
 // (the gossip detector needs T_cleanup = 6 rounds of 4 ticks).
 func TestStackRecoveryIsExercised(t *testing.T) {
-	p := Params{Program: "ping-pong", Procs: 2, Degree: 2, ReplicateRank0: true, Crashes: 1, Mutant: sm.MutantNoBackupResend}
+	p := Params{Program: "ping-pong", Procs: 2, Degree: 2, ReplicateRank0: true, Crashes: 1, Mutant: sm.MutantNoBackupResend, Network: env.FIFO}
 	res := stackSearch(t, p, dbrrPaper, Validity)
 	if len(res.Violations) == 0 || len(res.Violations[0].Steps) != 101 {
 		t.Fatalf("violations %v, want validity after 101 steps", res.Violations)
@@ -64,7 +65,7 @@ var falseSuspicion = StackParams{Variant: fd.DBRR, Cleanup: 1, TGossip: 4, MaxRo
 // (3 exchanges, 2×2): the shortest counterexample of each property that
 // fails, and the ones that hold on the complete search.
 func TestStackFalseSuspicion(t *testing.T) {
-	p := Params{Program: "ping-pong", Procs: 2, Degree: 2, Rounds: 3}
+	p := Params{Program: "ping-pong", Procs: 2, Degree: 2, Rounds: 3, Network: env.FIFO}
 	for _, c := range []struct {
 		prop  string
 		steps int // 0: holds
@@ -100,7 +101,7 @@ func TestStackDuplicateSends(t *testing.T) {
 	}
 	s := falseSuspicion
 	s.Cleanup, s.Delta = 2, 4
-	res := stackSearch(t, Params{Program: "ping-pong", Procs: 2, Degree: 2, Rounds: 3}, s, NoDuplicateSends)
+	res := stackSearch(t, Params{Program: "ping-pong", Procs: 2, Degree: 2, Rounds: 3, Network: env.FIFO}, s, NoDuplicateSends)
 	if len(res.Violations) == 0 || len(res.Violations[0].Steps) != 51 {
 		t.Fatalf("violations %v, want no-duplicate-sends after 51 steps", res.Violations)
 	}
@@ -118,7 +119,7 @@ var brrPattern = StackParams{Variant: fd.BRR, TGossip: 4, PingTimeout: 3, MaxRou
 // equivalence, agreement, integrity, total order and one-master hold
 // (132,689 states) and that the ping phase saves every property (167,302).
 func TestStackBRRCrashPattern(t *testing.T) {
-	p := Params{Program: "ping-pong", Procs: 2, Degree: 2, ReplicateRank0: true, Crashes: 2}
+	p := Params{Program: "ping-pong", Procs: 2, Degree: 2, ReplicateRank0: true, Crashes: 2, Network: env.FIFO}
 	for prop, steps := range map[string]int{NoFalseDeclaration: 37, Validity: 74} {
 		res := stackSearch(t, p, brrPattern, prop)
 		if len(res.Violations) == 0 || len(res.Violations[0].Steps) != steps {
