@@ -160,7 +160,13 @@ func Properties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.Prope
 	}
 }
 
-func node(w *env.World, r int) *sm.Node { return w.Node(core.Rank(r)).(*sm.Node) }
+// node is replica r, alone or in its stack Host.
+func node(w *env.World, r int) *sm.Node {
+	if h, ok := w.Node(core.Rank(r)).(*Host); ok {
+		return h.rep
+	}
+	return w.Node(core.Rank(r)).(*sm.Node)
+}
 
 // lost reports whether some logical process has lost all its replicas.
 func lost(w *env.World, l sm.Layout) bool {

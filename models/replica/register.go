@@ -28,6 +28,7 @@ type replicaFlags struct {
 	procs, degree, crashes    int
 	rounds                    int
 	rep0                      bool
+	stack                     stackFlags
 	fs                        *flag.FlagSet
 }
 
@@ -40,7 +41,8 @@ func bindReplica(fs *flag.FlagSet) *replicaFlags {
 	fs.IntVar(&f.rounds, "rounds", 1, "ping-pong exchanges")
 	fs.BoolVar(&f.rep0, "replicate-rank0", false, "replicate rank 0 too (§4: it is not, by default)")
 	fs.StringVar(&f.network, "network", "fifo", "network: fifo (per pair, as TCP)|unordered (multiset)")
-	fs.StringVar(&f.fd, "fd", "perfect", "failure detector: perfect (brr and dbrr need the gossip composition, not built)")
+	fs.StringVar(&f.fd, "fd", "perfect", "failure detector: perfect (the environment's) or brr|dbrr (the P2P-MPI stack: each host runs its replica and a gossip module, §5)")
+	f.stack.bind(fs)
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return f
 }
@@ -58,10 +60,12 @@ func (f *replicaFlags) params() (Params, error) {
 	}
 	switch f.fd {
 	case "perfect":
+		if err := f.stack.perfectOnly(f.fs); err != nil {
+			return p, err
+		}
 	case "brr", "dbrr":
-		return p, fmt.Errorf("--fd %s: the composition with the gossip detector is not built; only perfect", f.fd)
 	default:
-		return p, fmt.Errorf("--fd %q: want perfect", f.fd)
+		return p, fmt.Errorf("--fd %q: want perfect, brr or dbrr", f.fd)
 	}
 	if p.Mutant != mutant.None {
 		ok := false
@@ -77,7 +81,11 @@ func (f *replicaFlags) params() (Params, error) {
 
 func (f *replicaFlags) own() map[string]string {
 	out := map[string]string{}
-	for _, name := range []string{"program", "procs", "degree", "crashes", "rounds", "replicate-rank0", "network", "fd", "mutant"} {
+	names := []string{"program", "procs", "degree", "crashes", "rounds", "replicate-rank0", "network", "fd", "mutant"}
+	if f.fd != "perfect" {
+		names = append(names, stackFlagNames...)
+	}
+	for _, name := range names {
 		out[name] = f.fs.Lookup(name).Value.String()
 	}
 	return out
@@ -90,7 +98,7 @@ func defineReplica(fs *flag.FlagSet) registry.Builder {
 		if err != nil {
 			return nil, err
 		}
-		m, err := NewModel(p)
+		m, err := f.model(p)
 		if err != nil {
 			return nil, err
 		}
@@ -154,7 +162,7 @@ func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 			return nil, err
 		}
 		p.CrashProb = *crashProb
-		m, err := NewModel(p)
+		m, err := f.model(p)
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,7 @@ func TestRegisteredCheck(t *testing.T) {
 		t.Fatalf("complete=%v violations=%d states=%d, want 113714 (the count of the direct search)", res.Complete, len(res.Violations), res.States)
 	}
 	for _, bad := range [][]string{
-		{"--program", "nope"}, {"--network", "lossy"}, {"--fd", "brr"}, {"--mutant", "nope"},
+		{"--program", "nope"}, {"--network", "lossy"}, {"--fd", "gossip"}, {"--mutant", "nope"},
 		{"--degree", "0"}, {"--crashes", "9"}, {"--program", "mid-example", "--procs", "2"},
 	} {
 		if _, err := p.Build(bad); err == nil {
