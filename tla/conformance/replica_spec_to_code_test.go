@@ -75,11 +75,11 @@ func quintReplicaTraces(t testing.TB, quint, dir, module string, n int, seed str
 // every Go mutant (replica.Mutants) and the first divergence of each is
 // logged; history-not-consulted and no-backup-resend, the mutants of
 // replica_mutants.qnt, must diverge on pingpong. Knobs:
-// QUINT_REPLICA_TRACES (quint samples per instance, default 40),
+// QUINT_REPLICA_TRACES (quint samples per instance, default 30),
 // QUINT_SEED.
 func TestReplicaSpecTracesConform(t *testing.T) {
 	quint := quintBin(t)
-	k := envInt("QUINT_REPLICA_TRACES", 40)
+	k := envInt("QUINT_REPLICA_TRACES", 30)
 	seed := quintSeed()
 	for _, in := range RepInstances {
 		if os.Getenv("REPLICA_CONFORMANCE_ALL") != "1" && in.Module == "pingpong2" {
