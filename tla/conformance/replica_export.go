@@ -315,4 +315,3 @@ func sortedRepMsgs(f map[RepMsg]int) []RepMsg {
 	slices.SortFunc(out, func(a, b RepMsg) int { return strings.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
 	return out
 }
-
