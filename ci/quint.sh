@@ -165,6 +165,8 @@ replica_checks() {
   # Agreement, Equivalence, BackupDrained, QueueDrained at quiescence
   step "run replica pingpong Inv ($rs samples)" \
     rrun tla/replica.qnt --main pingpong --invariant Inv --max-samples "$rs"
+  step "run replica pingpong0 Inv ($(( rs / 4 )) samples, no crash: quiescence without failover)" \
+    rrun tla/replica.qnt --main pingpong0 --invariant Inv --max-samples "$(( rs / 4 ))"
   step "run replica midexample Inv ($(( rs / 2 )) samples)" \
     rrun tla/replica.qnt --main midexample --invariant Inv --max-samples "$(( rs / 2 ))"
   # a committed Go walk replayed in the spec (the full conformance, both

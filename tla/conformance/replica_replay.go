@@ -26,6 +26,7 @@ type RepInstance struct {
 var RepInstances = []RepInstance{
 	{"pingpong", "ping-pong", []int{2, 2}, 1},
 	{"pingpong2", "ping-pong", []int{2, 2}, 2},
+	{"pingpong0", "ping-pong", []int{2, 2}, 0},
 	{"midexample", "mid-example", []int{2, 1, 2}, 1},
 }
 
