@@ -157,6 +157,7 @@ cmutant noLimit Termination
 replica_checks() {
   local rs="${QUINT_REPLICA_SAMPLES:-200}"
   echo "== replica: P2P-MPI replica coordination (tla/replica*.qnt)"
+  local rstart=$(date +%s)
   rrun() { "$QUINT" run --backend typescript --seed "$SEED" --max-steps 100 --verbosity 1 "$@"; }
   # (typechecks replica.qnt and replica_test.qnt)
   step "test replica_test (MID example, master crash with re-send)" \
@@ -178,6 +179,7 @@ replica_checks() {
     rrun tla/replica_mutants.qnt --main historyNotConsulted --invariant QueueDrained --max-samples "$rs"
   expect_violation "replica mutant noBackupResend (Validity)" \
     rrun tla/replica_mutants.qnt --main noBackupResend --invariant Validity --max-samples "$rs"
+  echo "== replica checks took $(( $(date +%s) - rstart ))s"
 }
 replica_checks
 
