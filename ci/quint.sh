@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quint checks for the specifications in tla/: ERA (era*.qnt), the
-# Corrected Tree broadcast with checked correction (correction*.qnt) and
-# the round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt).
+# Corrected Tree broadcast with checked correction (correction*.qnt), the
+# round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt), and
+# P2P-MPI replica coordination (replica*.qnt).
 #
 #   bash ci/quint.sh            # from the repo root (or from anywhere)
 #
@@ -187,6 +188,38 @@ gmutant brrOffset2r NoFalseSuspicion
 gmutant dbrrSameDirection NoFalseSuspicion
 gmutant pingNeverAnswers Accuracy
 echo "== gossipfd checks took $(( $(date +%s) - gstart ))s"
+# ------------------------------------------ replica (P2P-MPI replica coordination)
+# replica_checks: tla/replica*.qnt, the sending and reception agreements
+# with recovery as statemachine/replica implements them. Knob:
+# QUINT_REPLICA_SAMPLES (default 200; runs end at quiescence, under 100 steps).
+replica_checks() {
+  local rs="${QUINT_REPLICA_SAMPLES:-200}"
+  echo "== replica: P2P-MPI replica coordination (tla/replica*.qnt)"
+  local rstart=$(date +%s)
+  rrun() { "$QUINT" run --backend typescript --seed "$SEED" --max-steps 100 --verbosity 1 "$@"; }
+  # (typechecks replica.qnt and replica_test.qnt)
+  step "test replica_test (MID example, master crash with re-send)" \
+    "$QUINT" test tla/replica_test.qnt --main replica_test --backend typescript --seed "$SEED"
+  # Inv = Integrity, TotalOrder, OutputPrefix in every state; Validity,
+  # Agreement, Equivalence, BackupDrained, QueueDrained at quiescence
+  step "run replica pingpong Inv ($rs samples)" \
+    rrun tla/replica.qnt --main pingpong --invariant Inv --max-samples "$rs"
+  step "run replica pingpong0 Inv ($(( rs / 4 )) samples, no crash: quiescence without failover)" \
+    rrun tla/replica.qnt --main pingpong0 --invariant Inv --max-samples "$(( rs / 4 ))"
+  step "run replica midexample Inv ($(( rs / 2 )) samples)" \
+    rrun tla/replica.qnt --main midexample --invariant Inv --max-samples "$(( rs / 2 ))"
+  # a committed Go walk replayed in the spec (the full conformance, both
+  # directions, is the Go test tla/conformance, replica_*_test.go)
+  step "test traces/go/replayReplicaWalk" "$QUINT" test tla/traces/go/replayReplicaWalk.qnt \
+    --main replayReplicaWalk --backend typescript --seed "$SEED"
+  # evidence: each mutant is caught by the property named
+  expect_violation "replica mutant historyNotConsulted (QueueDrained)" \
+    rrun tla/replica_mutants.qnt --main historyNotConsulted --invariant QueueDrained --max-samples "$rs"
+  expect_violation "replica mutant noBackupResend (Validity)" \
+    rrun tla/replica_mutants.qnt --main noBackupResend --invariant Validity --max-samples "$rs"
+  echo "== replica checks took $(( $(date +%s) - rstart ))s"
+}
+replica_checks
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"

@@ -1,0 +1,136 @@
+package conformance
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	repmodel "github.com/ftkernel/ftkernel/models/replica"
+	"github.com/ftkernel/ftkernel/statemachine/replica"
+)
+
+// RepInstance is an instance module of replica.qnt and the Go model with
+// the same parameters.
+type RepInstance struct {
+	Module  string // e.g. "pingpong"
+	Program string // a name of replica.ProgramNames
+	Degrees []int  // replicas per logical process
+	F       int    // crash budget (replicas)
+}
+
+// RepInstances are the instance modules of replica.qnt.
+var RepInstances = []RepInstance{
+	{"pingpong", "ping-pong", []int{2, 2}, 1},
+	{"pingpong2", "ping-pong", []int{2, 2}, 2},
+	{"pingpong0", "ping-pong", []int{2, 2}, 0},
+	{"midexample", "mid-example", []int{2, 1, 2}, 1},
+}
+
+// Params are the models/replica parameters of the instance: unordered
+// network, perfect detector, one round of ping-pong.
+func (in RepInstance) Params(mut mutant.Name) repmodel.Params {
+	return repmodel.Params{
+		Program: in.Program, Procs: len(in.Degrees), Degrees: in.Degrees,
+		Crashes: in.F, Network: env.Unordered, Mutant: mut,
+	}
+}
+
+// Model is the Go model of the instance.
+func (in RepInstance) Model(mut mutant.Name) (*repmodel.Model, error) {
+	return repmodel.NewModel(in.Params(mut))
+}
+
+// ReplayReplicaITF replays the ITF trace at path, written by `quint run
+// --mbt` on module in.Module of replica.qnt, on the Go machines of the
+// instance (a deliberately broken variant when mut is set: a check that
+// the comparison notices a wrong rule). Every spec step is one Go action:
+//
+//	Start(p)      Call p
+//	Deliver(m)    Deliver m (index among the distinct messages src -> dst)
+//	Pump(p)       Fire p's replica.PumpTimer
+//	Crash(p)      Crash p
+//	Detect(p, q)  Detect: p learns that q crashed
+//
+// After every step the spec's state is compared with the Go world's
+// (RepState, cmp.Diff); the first difference is a *Divergence.
+func ReplayReplicaITF(path string, in RepInstance, mut mutant.Name) (Stats, error) {
+	st, tr, err := readReplay(path)
+	if err != nil {
+		return st, err
+	}
+	m, err := in.Model(mut)
+	if err != nil {
+		return st, err
+	}
+	w := m.Init()[0]
+	div := func(i int, diff string) error {
+		s := tr.States[i]
+		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: formatPicks(s, []string{"p", "q", "m"}, repMsgSpec), Diff: diff}
+	}
+	compare := func(i int) error {
+		spec, err := fromReplicaSpec(tr.States[i])
+		if err != nil {
+			return err
+		}
+		got, err := FromReplicaWorld(w, m.Config.Layout)
+		if err != nil {
+			return div(i, err.Error())
+		}
+		st.Compared++
+		if d := cmp.Diff(spec, got); d != "" {
+			return div(i, d)
+		}
+		return nil
+	}
+	if err := compare(0); err != nil {
+		return st, err
+	}
+	var buf []checker.Action
+	for i := 1; i < len(tr.States); i++ {
+		act, err := repGoAction(w, tr.States[i])
+		if err != nil {
+			return st, div(i, err.Error())
+		}
+		buf = m.Actions(w, buf[:0])
+		if !slices.Contains(buf, act) {
+			return st, div(i, fmt.Sprintf("Go action %s (%v) is not enabled", env.KindName(act.Kind), act))
+		}
+		if w, err = m.Apply(w, act); err != nil {
+			return st, div(i, err.Error())
+		}
+		st.GoSteps++
+		if err := compare(i); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// repGoAction maps the spec step that led to state s to an env action.
+func repGoAction(w *env.World, s map[string]any) (a checker.Action, err error) {
+	defer recoverPicks(&err)
+	get := somePicks(s)
+	switch name := s["mbt::actionTaken"]; name {
+	case "Start":
+		return checker.Action{Kind: env.Call, P: int32(asInt(get("p")))}, nil
+	case "Deliver":
+		msg := repMsgSpec(get("m"))
+		i, found := inFlightIndex(w, msg.Src, msg.Dst, RepMsgOf, msg)
+		if !found {
+			return a, fmt.Errorf("%+v is not in flight on the Go side", msg)
+		}
+		return checker.Action{Kind: env.Deliver, P: int32(msg.Dst), Q: int32(msg.Src), I: int32(i)}, nil
+	case "Pump":
+		return checker.Action{Kind: env.Fire, P: int32(asInt(get("p"))), I: replica.PumpTimer}, nil
+	case "Crash":
+		return checker.Action{Kind: env.Crash, P: int32(asInt(get("p")))}, nil
+	case "Detect":
+		return checker.Action{Kind: env.Detect, P: int32(asInt(get("p"))), Q: int32(asInt(get("q")))}, nil
+	default:
+		return a, fmt.Errorf("unknown spec action %v", name)
+	}
+}

@@ -1,0 +1,135 @@
+package conformance
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/statemachine/replica"
+)
+
+func repInstance(t testing.TB, module string) RepInstance {
+	for _, in := range RepInstances {
+		if in.Module == module {
+			return in
+		}
+	}
+	t.Fatalf("no replica instance %q", module)
+	return RepInstance{}
+}
+
+// quintReplicaTraces runs `quint run --mbt` on module of replica.qnt
+// (invariant Inv) with n samples and returns the distinct ITF files it
+// wrote into dir (quint writes each trace that ends at quiescence twice:
+// see quintCorrectionTraces) and how long quint took.
+func quintReplicaTraces(t testing.TB, quint, dir, module string, n int, seed string) ([]string, time.Duration) {
+	t0 := time.Now()
+	cmd := exec.Command(quint, "run", filepath.Join(tlaDir(t), "replica.qnt"),
+		"--main", module, "--backend", "typescript", "--invariant", "Inv",
+		"--max-samples", strconv.Itoa(n), "--n-traces", strconv.Itoa(n),
+		"--max-steps", "100", "--seed", seed, "--mbt", "--verbosity", "1",
+		"--out-itf", filepath.Join(dir, module+"_{seq}.itf.json"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("quint run: %v\n%s", err, out)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, module+"_*.itf.json"))
+	if len(files) == 0 {
+		t.Fatalf("quint wrote no traces\n%s", out)
+	}
+	sort.Strings(files)
+	seen := map[[sha256.Size]byte]bool{}
+	var distinct []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			States json.RawMessage `json:"states"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if h := sha256.Sum256(doc.States); !seen[h] {
+			seen[h] = true
+			distinct = append(distinct, f)
+		}
+	}
+	return distinct, time.Since(t0)
+}
+
+// TestReplicaSpecTracesConform generates ITF traces of replica.qnt with
+// quint (instances pingpong and midexample; pingpong2 and pingpong0 too
+// with REPLICA_CONFORMANCE_ALL=1) and replays each on the Go machines of
+// models/replica, comparing every state. The same traces are replayed on
+// every Go mutant (replica.Mutants) and the first divergence of each is
+// logged; history-not-consulted and no-backup-resend, the mutants of
+// replica_mutants.qnt, must diverge on pingpong. Knobs:
+// QUINT_REPLICA_TRACES (quint samples per instance, default 30),
+// QUINT_SEED.
+func TestReplicaSpecTracesConform(t *testing.T) {
+	quint := quintBin(t)
+	k := envInt("QUINT_REPLICA_TRACES", 30)
+	seed := quintSeed()
+	for _, in := range RepInstances {
+		if os.Getenv("REPLICA_CONFORMANCE_ALL") != "1" && (in.Module == "pingpong2" || in.Module == "pingpong0") {
+			continue
+		}
+		t.Run(in.Module, func(t *testing.T) {
+			files, gen := quintReplicaTraces(t, quint, t.TempDir(), in.Module, k, seed)
+			t0 := time.Now()
+			var tot Stats
+			minLen, maxLen, crashes := 1<<30, 0, map[int]int{}
+			for _, file := range files {
+				st, err := ReplayReplicaITF(file, in, mutant.None)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tot.SpecSteps += st.SpecSteps
+				tot.GoSteps += st.GoSteps
+				tot.Compared += st.Compared
+				minLen, maxLen = min(minLen, st.SpecSteps), max(maxLen, st.SpecSteps)
+				tr, err := readITF(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				crashes[len(tr.States[len(tr.States)-1]["crashed"].([]any))]++
+			}
+			if len(files) < k/4 {
+				t.Fatalf("only %d distinct traces of %d samples", len(files), k)
+			}
+			t.Logf("%s: %d distinct traces (of %d samples) conform (spec steps %d..%d, total %d = %d Go steps; %d states compared; final crashed-set sizes %v); quint %.1fs, replay %.1fs",
+				in.Module, len(files), k, minLen, maxLen, tot.SpecSteps, tot.GoSteps, tot.Compared, crashes,
+				gen.Seconds(), time.Since(t0).Seconds())
+			for _, mut := range replica.Mutants {
+				where := "not caught"
+				for _, file := range files {
+					if _, err := ReplayReplicaITF(file, in, mut); err != nil {
+						var d *Divergence
+						if errors.As(err, &d) {
+							where = fmt.Sprintf("diverges: %s state %d after %s(%s)", filepath.Base(d.File), d.Step, d.Action, d.Picks)
+						} else {
+							where = "diverges: " + err.Error()
+						}
+						break
+					}
+				}
+				t.Logf("mutant %-24s %s", mut, where)
+				if in.Module == "pingpong" && where == "not caught" &&
+					(mut == replica.MutantHistoryNotConsulted || mut == replica.MutantNoBackupResend) {
+					t.Errorf("no trace tells the Go mutant %s apart", mut)
+				}
+			}
+		})
+	}
+}
