@@ -220,6 +220,24 @@ replica_checks() {
   echo "== replica checks took $(( $(date +%s) - rstart ))s"
 }
 replica_checks
+# ------------------------------------------ ringfd (observation ring detector)
+echo "== ringfd: observation ring + mending + BMG forwarding (tla/ringfd*.qnt)"
+RSAMPLES="${QUINT_RINGFD_SAMPLES:-400}"
+# ringfd runs end at quiescence (< 60 steps at N = 4, F = 2)
+rrun() { "$QUINT" run --backend typescript --seed "$SEED" --max-steps 60 --verbosity 1 "$@"; }
+step "test ringfd_test (single crash, mending chain, skip)" \
+  "$QUINT" test tla/ringfd_test.qnt --main ringfd_test --backend typescript --seed "$SEED"
+# Inv = Integrity, ForwardAtMostOnce, ring repair and completeness at quiescence
+step "run ringfd4 Inv ($RSAMPLES samples)" \
+  rrun tla/ringfd.qnt --main ringfd4 --invariant Inv --max-samples "$RSAMPLES"
+expect_violation "ringfd mutant noMending (RepairAtQuiescence)" \
+  rrun tla/ringfd_mutants.qnt --main noMending --invariant RepairAtQuiescence --max-samples "$RSAMPLES"
+expect_violation "ringfd mutant forwardAlways (ForwardAtMostOnce)" \
+  rrun tla/ringfd_mutants.qnt --main forwardAlways --invariant ForwardAtMostOnce --max-samples "$RSAMPLES"
+# without time, a stale HBREQ of a dead observer can win (see tla/README.md)
+expect_violation "ringfd4 ObsRepairAtQuiescence (needs delays below eta)" \
+  rrun tla/ringfd.qnt --main ringfd4 --invariant ObsRepairAtQuiescence --max-samples "$RSAMPLES"
+# conformance with the Go daemons is the Go test tla/conformance (ringfd_*_test.go)
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"
