@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Quint checks for the specifications in tla/: ERA (era*.qnt), the
 # Corrected Tree broadcast with checked correction (correction*.qnt), the
-# round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt), and
-# P2P-MPI replica coordination (replica*.qnt).
+# round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt),
+# P2P-MPI replica coordination (replica*.qnt) and the observation ring
+# failure detector (ringfd*.qnt).
 #
 #   bash ci/quint.sh            # from the repo root (or from anywhere)
 #
