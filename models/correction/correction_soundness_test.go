@@ -1,11 +1,10 @@
 package correction
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
-	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
 // TestCorrectionEnvSoundness checks the environment under Corrected Trees
@@ -44,18 +43,7 @@ func TestCorrectionEnvSoundness(t *testing.T) {
 			{c.exhaustive, envtest.Plan{MaxStates: 150_000, Seed: 1, Walks: 50, Depth: 200}},
 			{c.walked, envtest.Plan{Seed: 2, Walks: 100, Depth: 500}},
 		} {
-			m, ok := registry.EnvModel(build(t, "correction", strings.Fields(run.args)...))
-			if !ok {
-				t.Fatalf("%s: not an env model", run.args)
-			}
-			rep, err := envtest.Check(m, run.plan)
-			if err != nil {
-				t.Fatalf("%s: %v", run.args, err)
-			}
-			if rep.Quiescent == 0 {
-				t.Errorf("%s: no quiescent world among %d: the walks never ended a run", run.args, rep.Visited)
-			}
-			t.Logf("%s: %d distinct worlds, %d visited, %d quiescent", run.args, rep.Distinct, rep.Visited, rep.Quiescent)
+			modeltest.CheckEnv(t, "correction", run.args, run.plan)
 		}
 	}
 }

@@ -1,12 +1,11 @@
 package era
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
 // TestERAEnvSoundness checks the environment under ERA in every
@@ -41,18 +40,7 @@ func TestERAEnvSoundness(t *testing.T) {
 			{c.exhaustive, envtest.Plan{MaxStates: 100_000, Seed: 1, Walks: 50, Depth: 100}},
 			{c.walked, envtest.Plan{Seed: 2, Walks: 100, Depth: 300}},
 		} {
-			m, ok := registry.EnvModel(build(t, "era", strings.Fields(run.args)...))
-			if !ok {
-				t.Fatalf("%s: not an env model", run.args)
-			}
-			rep, err := envtest.Check(m, run.plan)
-			if err != nil {
-				t.Fatalf("%s: %v", run.args, err)
-			}
-			if rep.Quiescent == 0 {
-				t.Errorf("%s: no quiescent world among %d: the walks never ended a run", run.args, rep.Visited)
-			}
-			t.Logf("%s: %d distinct worlds, %d visited, %d quiescent", run.args, rep.Distinct, rep.Visited, rep.Quiescent)
+			modeltest.CheckEnv(t, "era", run.args, run.plan)
 		}
 	}
 }
