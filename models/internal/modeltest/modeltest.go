@@ -115,3 +115,14 @@ func PinCounts(t testing.TB, args string, res *checker.Result, violated string, 
 			args, res.States, res.Transitions, res.Depth, states, transitions, depth)
 	}
 }
+
+// CheckEnvRuns runs CheckEnv on each pair of model flag lines: the first
+// with the exhaustive plan (a small configuration), the second with the
+// walked plan (the same configuration at a larger size).
+func CheckEnvRuns(t testing.TB, model string, pairs [][2]string, exhaustive, walked envtest.Plan) {
+	t.Helper()
+	for _, p := range pairs {
+		CheckEnv(t, model, p[0], exhaustive)
+		CheckEnv(t, model, p[1], walked)
+	}
+}
