@@ -1,4 +1,4 @@
-// Package modeltest drives registered models from tests: it builds a
+// Package modeltest drives registered models from tests and benchmarks: it builds a
 // runner or runs a simulation campaign from flag arguments, and checks
 // that a mutant's runner is caught, failing the test on any error.
 package modeltest
@@ -6,6 +6,7 @@ package modeltest
 import (
 	"errors"
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,4 +126,15 @@ func CheckEnvRuns(t testing.TB, model string, pairs [][2]string, exhaustive, wal
 		CheckEnv(t, model, p[0], exhaustive)
 		CheckEnv(t, model, p[1], walked)
 	}
+}
+
+// ViolatedSet lists the properties r's violations break, sorted, joined
+// by commas ("" when none).
+func ViolatedSet(r *checker.Result) string {
+	var names []string
+	for _, tr := range r.Violations {
+		names = append(names, tr.Violation.Property)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ",")
 }
