@@ -3,11 +3,11 @@ package all
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	"github.com/ftkernel/ftkernel/registry"
 )
 
@@ -43,14 +43,7 @@ var porConfigs = []struct {
 	{"twophase", "--rm 5", true},
 }
 
-func violatedSet(r *checker.Result) string {
-	var names []string
-	for _, tr := range r.Violations {
-		names = append(names, tr.Violation.Property)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ",")
-}
+var violatedSet = modeltest.ViolatedSet
 
 // TestPORSoundness: on every configuration above and every mutant of its
 // protocol, BFS with Options.POR finds the same distinct states and the

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
-	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
 // BenchmarkThroughput runs TwoPhase RM=8 and ERA N=4 with 3 crashes in one
@@ -47,14 +47,7 @@ func BenchmarkThroughput(b *testing.B) {
 // returns (and reports) generated states per second.
 func benchGenerated(b *testing.B, opt checker.Options, name string, args ...string) float64 {
 	b.Helper()
-	p, err := registry.Lookup(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := p.Build(args)
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := modeltest.Build(b, name, args...)
 	var gen, states int64
 	var secs float64
 	var res *checker.Result

@@ -1,11 +1,10 @@
 package correction
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
-	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
 // TestCorrectionEnvSoundness checks the environment under Corrected Trees
@@ -23,9 +22,7 @@ import (
 // The model uses no failure detector (env.DetectorNone): correction
 // replaces it, so props.DetectorComplete is not in its property list.
 func TestCorrectionEnvSoundness(t *testing.T) {
-	for _, c := range []struct {
-		exhaustive, walked string // model flags; walked at a larger P
-	}{
+	modeltest.CheckEnvRuns(t, "correction", [][2]string{ // model flags: exhaustive, walked at a larger size
 		{"--P 2 --faults 1 --faults-before-correction", "--P 8 --faults 3 --faults-before-correction"},
 		{"--P 2 --faults 1", "--P 8 --faults 3"},
 		{"--P 3 --faults 1 --start overlapped --correction opportunistic --d 1", "--P 8 --faults 2 --start overlapped --correction opportunistic --d 2"},
@@ -36,26 +33,5 @@ func TestCorrectionEnvSoundness(t *testing.T) {
 		{"--P 2 --faults 1 --lose-on-crash", "--P 8 --faults 2 --lose-on-crash"},
 		{"--P 2 --faults 1 --tree binomial-inorder", "--P 8 --faults 2 --tree lame"},
 		{"--P 2 --faults 1 --tree gossip --seed 1", "--P 6 --faults 2 --tree gossip --gossip-rounds 2 --seed 2"},
-	} {
-		for _, run := range []struct {
-			args string
-			plan envtest.Plan
-		}{
-			{c.exhaustive, envtest.Plan{MaxStates: 150_000, Seed: 1, Walks: 50, Depth: 200}},
-			{c.walked, envtest.Plan{Seed: 2, Walks: 100, Depth: 500}},
-		} {
-			m, ok := registry.EnvModel(build(t, "correction", strings.Fields(run.args)...))
-			if !ok {
-				t.Fatalf("%s: not an env model", run.args)
-			}
-			rep, err := envtest.Check(m, run.plan)
-			if err != nil {
-				t.Fatalf("%s: %v", run.args, err)
-			}
-			if rep.Quiescent == 0 {
-				t.Errorf("%s: no quiescent world among %d: the walks never ended a run", run.args, rep.Visited)
-			}
-			t.Logf("%s: %d distinct worlds, %d visited, %d quiescent", run.args, rep.Distinct, rep.Visited, rep.Quiescent)
-		}
-	}
+	}, envtest.Plan{MaxStates: 150_000, Seed: 1, Walks: 50, Depth: 200}, envtest.Plan{Seed: 2, Walks: 100, Depth: 500})
 }

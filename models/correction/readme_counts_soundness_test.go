@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
 // TestDocsCounts pins the distinct-state counts docs/correction.md quotes
@@ -53,19 +54,6 @@ func TestDocsCounts(t *testing.T) {
 			continue
 		}
 		res := build(t, "correction", strings.Fields(c.args)...).BFS(checker.Options{})
-		if res.Err != nil {
-			t.Fatalf("%s: %v", c.args, res.Err)
-		}
-		got := ""
-		if len(res.Violations) > 0 {
-			got = res.Violations[0].Violation.Property
-		}
-		if got != c.violated || res.Complete != (c.violated == "") {
-			t.Errorf("%s: violated %q, complete %v; docs: violated %q", c.args, got, res.Complete, c.violated)
-		}
-		if res.States != c.states || (c.transitions != 0 && res.Transitions != c.transitions) || (c.depth != 0 && res.Depth != c.depth) {
-			t.Errorf("%s: %d distinct, %d generated, depth %d; docs: %d, %d, %d (0: not quoted)",
-				c.args, res.States, res.Transitions, res.Depth, c.states, c.transitions, c.depth)
-		}
+		modeltest.PinCounts(t, c.args, res, c.violated, c.states, c.transitions, c.depth)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
@@ -70,15 +70,4 @@ func BenchmarkERAWalk(b *testing.B) {
 	}
 }
 
-func buildBench(b *testing.B, name string, args ...string) registry.Runner {
-	b.Helper()
-	p, err := registry.Lookup(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := p.Build(args)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return r
-}
+var buildBench = modeltest.Build

@@ -1,12 +1,11 @@
 package era
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/core"
-	"github.com/ftkernel/ftkernel/registry"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
 // TestERAEnvSoundness checks the environment under ERA in every
@@ -20,9 +19,7 @@ import (
 // copies of a message in flight, and on a Quiescent that forgets pending
 // work; see checker/env/soundness_*_test.go for the planted bugs.
 func TestERAEnvSoundness(t *testing.T) {
-	for _, c := range []struct {
-		exhaustive, walked string // model flags; walked at a larger N
-	}{
+	modeltest.CheckEnvRuns(t, "era", [][2]string{ // model flags: exhaustive, walked at a larger size
 		{"--n 3 --crashes 2", "--n 6 --crashes 3"},
 		{"--n 3 --crashes 1 --topology star", "--n 6 --crashes 2 --topology star"},
 		{"--n 3 --crashes 1 --topology string", "--n 6 --crashes 2 --topology string"},
@@ -33,28 +30,7 @@ func TestERAEnvSoundness(t *testing.T) {
 		{"--n 3 --crashes 1 --op ulfm --values 1", "--n 6 --crashes 2 --op ulfm"},
 		{"--n 3 --crashes 0 --fail 1", "--n 6 --crashes 1 --fail 2,4"},
 		{"--n 1 --crashes 0", "--n 2 --crashes 1"},
-	} {
-		for _, run := range []struct {
-			args string
-			plan envtest.Plan
-		}{
-			{c.exhaustive, envtest.Plan{MaxStates: 100_000, Seed: 1, Walks: 50, Depth: 100}},
-			{c.walked, envtest.Plan{Seed: 2, Walks: 100, Depth: 300}},
-		} {
-			m, ok := registry.EnvModel(build(t, "era", strings.Fields(run.args)...))
-			if !ok {
-				t.Fatalf("%s: not an env model", run.args)
-			}
-			rep, err := envtest.Check(m, run.plan)
-			if err != nil {
-				t.Fatalf("%s: %v", run.args, err)
-			}
-			if rep.Quiescent == 0 {
-				t.Errorf("%s: no quiescent world among %d: the walks never ended a run", run.args, rep.Visited)
-			}
-			t.Logf("%s: %d distinct worlds, %d visited, %d quiescent", run.args, rep.Distinct, rep.Visited, rep.Quiescent)
-		}
-	}
+	}, envtest.Plan{MaxStates: 100_000, Seed: 1, Walks: 50, Depth: 100}, envtest.Plan{Seed: 2, Walks: 100, Depth: 300})
 }
 
 // TestULFMBenchQuiescence: the MPIX_Comm_agree benchmark model owes the

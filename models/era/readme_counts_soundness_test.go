@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
 // longRuns reports whether the expensive pinned counts run: only with
@@ -44,20 +45,7 @@ func TestDocsCounts(t *testing.T) {
 		}
 		args, props := splitProperty(c.args)
 		res := build(t, "era", args...).BFS(checker.Options{Properties: props})
-		if res.Err != nil {
-			t.Fatalf("%s: %v", c.args, res.Err)
-		}
-		got := ""
-		if len(res.Violations) > 0 {
-			got = res.Violations[0].Violation.Property
-		}
-		if got != c.violated || res.Complete != (c.violated == "") {
-			t.Errorf("%s: violated %q, complete %v; docs: violated %q", c.args, got, res.Complete, c.violated)
-		}
-		if res.States != c.states || res.Transitions != c.transitions || res.Depth != c.depth {
-			t.Errorf("%s: %d distinct, %d generated, depth %d; docs: %d, %d, %d",
-				c.args, res.States, res.Transitions, res.Depth, c.states, c.transitions, c.depth)
-		}
+		modeltest.PinCounts(t, c.args, res, c.violated, c.states, c.transitions, c.depth)
 	}
 }
 

@@ -6,20 +6,12 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	"github.com/ftkernel/ftkernel/registry"
 )
 
 func build(t *testing.T, args ...string) registry.Runner {
-	t.Helper()
-	p, err := registry.Lookup("gossipfd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := p.Build(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return modeltest.Build(t, "gossipfd", args...)
 }
 
 func verdicts(r registry.Runner, sym bool) (map[string]int, *checker.Result) {
