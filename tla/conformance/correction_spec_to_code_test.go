@@ -75,30 +75,14 @@ func TestCorrectionSpecTracesConform(t *testing.T) {
 		t.Run(in.Module, func(t *testing.T) {
 			files, gen := quintCorrection.traces(t, quint, t.TempDir(), in.Module, k, seed)
 			t0 := time.Now()
-			var tot Stats
-			minLen, maxLen, crashes := 1<<30, 0, map[int]int{}
-			for _, file := range files {
-				st, err := ReplayCorrectionITF(file, in, mutant.None)
-				if err != nil {
-					t.Fatal(err)
-				}
-				tot.SpecSteps += st.SpecSteps
-				tot.GoSteps += st.GoSteps
-				tot.Compared += st.Compared
-				minLen, maxLen = min(minLen, st.SpecSteps), max(maxLen, st.SpecSteps)
-				tr, err := readITF(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				crashes[len(tr.States[len(tr.States)-1]["crashed"].([]any))]++
-			}
+			tt := replayTally(t, files, func(file string) (Stats, error) { return ReplayCorrectionITF(file, in, mutant.None) })
 			// about k/2 (see quintRun.traces), fewer when two
 			// samples happen to take the same path (small instances)
 			if len(files) < k/4 {
 				t.Fatalf("only %d distinct traces of %d samples", len(files), k)
 			}
 			t.Logf("%s: %d distinct traces (of %d samples) conform (spec steps %d..%d, total %d = %d Go steps; %d states compared; final crashed-set sizes %v); quint %.1fs, replay %.1fs",
-				in.Module, len(files), k, minLen, maxLen, tot.SpecSteps, tot.GoSteps, tot.Compared, crashes,
+				in.Module, len(files), k, tt.minLen, tt.maxLen, tt.SpecSteps, tt.GoSteps, tt.Compared, tt.crashes,
 				gen.Seconds(), time.Since(t0).Seconds())
 			// The comparison has teeth: the same traces on the Go mutants
 			// (correction.Mutants; those for other corrections or trees

@@ -93,3 +93,34 @@ func firstDivergence(files []string, replay func(file string) error) string {
 	}
 	return "not caught"
 }
+
+// traceTally totals the replays of a set of spec traces.
+type traceTally struct {
+	Stats                      // summed over the traces
+	minLen, maxLen int         // fewest and most spec steps of a trace
+	crashes        map[int]int // traces per final size of the spec's crashed set
+}
+
+// replayTally replays every file with replay (the correct Go machines),
+// failing the test on the first error, and tallies the replays; the spec
+// must have a set (or list) variable "crashed".
+func replayTally(t testing.TB, files []string, replay func(file string) (Stats, error)) traceTally {
+	t.Helper()
+	tt := traceTally{minLen: 1 << 30, crashes: map[int]int{}}
+	for _, file := range files {
+		st, err := replay(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt.SpecSteps += st.SpecSteps
+		tt.GoSteps += st.GoSteps
+		tt.Compared += st.Compared
+		tt.minLen, tt.maxLen = min(tt.minLen, st.SpecSteps), max(tt.maxLen, st.SpecSteps)
+		tr, err := readITF(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tt.crashes[len(tr.States[len(tr.States)-1]["crashed"].([]any))]++
+	}
+	return tt
+}
