@@ -75,11 +75,7 @@ func (in CorrInstance) quintImport(importPath string) string {
 // After every step the spec's state is compared with the Go world's
 // (CorrState); the first difference is a *Divergence.
 func ReplayCorrectionITF(path string, in CorrInstance, mut mutant.Name) (Stats, error) {
-	st, tr, err := readReplay(path)
-	if err != nil {
-		return st, err
-	}
-	m, err := in.Model(mut)
+	st, tr, m, err := readReplayModel(path, in.Model, mut)
 	if err != nil {
 		return st, err
 	}

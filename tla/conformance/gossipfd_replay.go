@@ -87,11 +87,7 @@ func gAction(m *gm.CheckModel, s *gm.RoundState, name string, p int) (checker.Ac
 // the spec's state is compared with the Go state (GState); the first
 // difference is a *Divergence.
 func ReplayGossipITF(path string, in GInstance, mut mutant.Name) (Stats, error) {
-	st, tr, err := readReplay(path)
-	if err != nil {
-		return st, err
-	}
-	m, err := in.Model(mut)
+	st, tr, m, err := readReplayModel(path, in.Model, mut)
 	if err != nil {
 		return st, err
 	}

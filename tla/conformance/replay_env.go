@@ -6,6 +6,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/internal/mutant"
 )
 
 // envStepper is the part of a model in the checker's environment a replay
@@ -45,4 +46,16 @@ func replayEnvSteps(st *Stats, tr *itfTrace, m envStepper, w *env.World,
 		}
 	}
 	return nil
+}
+
+// readReplayModel is readReplay followed by building the Go model of the
+// instance (model: the instance's Model method) with mutant mut.
+func readReplayModel[M any](path string, model func(mutant.Name) (M, error), mut mutant.Name) (Stats, *itfTrace, M, error) {
+	st, tr, err := readReplay(path)
+	if err != nil {
+		var zero M
+		return st, tr, zero, err
+	}
+	m, err := model(mut)
+	return st, tr, m, err
 }

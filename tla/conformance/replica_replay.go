@@ -55,11 +55,7 @@ func (in RepInstance) Model(mut mutant.Name) (*repmodel.Model, error) {
 // After every step the spec's state is compared with the Go world's
 // (RepState, cmp.Diff); the first difference is a *Divergence.
 func ReplayReplicaITF(path string, in RepInstance, mut mutant.Name) (Stats, error) {
-	st, tr, err := readReplay(path)
-	if err != nil {
-		return st, err
-	}
-	m, err := in.Model(mut)
+	st, tr, m, err := readReplayModel(path, in.Model, mut)
 	if err != nil {
 		return st, err
 	}
