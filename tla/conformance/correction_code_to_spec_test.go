@@ -5,9 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -124,28 +122,10 @@ func TestCorrectionCheckerTracesInSpec(t *testing.T) {
 	mg, seed, first := mutantWalk(t, c4)
 	runs = append(runs, mg.QuintRun("mutantWalkTest"))
 	const module = "replayCorrectionWalks"
-	file := module + ".qnt"
-	if err := os.WriteFile(filepath.Join(dir, file), []byte(CorrQuintModule(module, "./correction", []CorrInstance{c4, c6}, runs...)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Now()
-	out, _ := quintTest(t, "correction.qnt", quint, dir, file, module)
-	for _, name := range names {
-		if !strings.Contains(out, "ok "+name+" passed") {
-			t.Fatalf("%s: the Go walk does not replay in the spec (generated %s):\n%s", name, filepath.Join(dir, file), out)
-		}
-	}
-	if !strings.Contains(out, "mutantWalkTest failed") {
-		t.Fatalf("the walk of the Go mutant replays in the spec (generated %s):\n%s", filepath.Join(dir, file), out)
-	}
-	why := ""
-	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "Error [") || strings.Contains(l, "assert(") {
-			why += "\n" + strings.TrimSpace(l)
-		}
-	}
+	why, took := quintTestWalks(t, quint, "correction.qnt", dir, module,
+		CorrQuintModule(module, "./correction", []CorrInstance{c4, c6}, runs...), names, []string{"mutantWalkTest"})
 	t.Logf("%d Go walks (%d steps, %d crashes; correction4 and correction6inorder) replay in correction.qnt; the mutant's walk (seed %d, %d steps; the correct machines differ from step %d: %s) does not:%s\nquint test %.1fs",
-		len(names), steps, crashes, seed, len(mg.Steps), first, mg.Steps[first-1].Text, why, time.Since(t0).Seconds())
+		len(names), steps, crashes, seed, len(mg.Steps), first, mg.Steps[first-1].Text, why, took.Seconds())
 }
 
 // TestCorrectionCommittedGoTrace checks that the committed Go walk
@@ -167,31 +147,13 @@ func TestCorrectionCommittedGoTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	itf, err := readITF(filepath.Join(dir, "correction4_walk0.itf.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(itf.States) != len(g.Steps)+1 {
-		t.Fatalf("committed ITF has %d states, the Go trace %d steps", len(itf.States), len(g.Steps))
-	}
-	for i, st := range itf.States {
-		spec, err := fromCorrectionSpec(st)
-		if err != nil {
-			t.Fatal(err)
+	requireCommittedITF(t, filepath.Join(dir, "correction4_walk0.itf.json"), len(g.Steps)+1, func(i int) CorrState {
+		if i == 0 {
+			return g.Init
 		}
-		want := g.Init
-		if i > 0 {
-			want = g.Steps[i-1].State
-		}
-		if d := cmp.Diff(spec, want); d != "" {
-			t.Fatalf("state %d differs (-committed +go):\n%s", i, d)
-		}
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "replayCorrectionWalk.qnt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := CorrQuintModule("replayCorrectionWalk", "../../correction", []CorrInstance{in}, g.QuintRun("correction4_walk0Test")); string(src) != want {
-		t.Fatal("traces/go/replayCorrectionWalk.qnt is stale: go test ./tla/conformance -run TestCorrectionCheckerTracesInSpec -update")
-	}
+		return g.Steps[i-1].State
+	}, fromCorrectionSpec)
+	requireCurrentModule(t, filepath.Join(dir, "replayCorrectionWalk.qnt"),
+		CorrQuintModule("replayCorrectionWalk", "../../correction", []CorrInstance{in}, g.QuintRun("correction4_walk0Test")),
+		"traces/go/replayCorrectionWalk.qnt is stale: go test ./tla/conformance -run TestCorrectionCheckerTracesInSpec -update")
 }

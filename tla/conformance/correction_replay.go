@@ -2,12 +2,9 @@ package conformance
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	corrmodel "github.com/ftkernel/ftkernel/models/correction"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -78,59 +75,25 @@ func (in CorrInstance) quintImport(importPath string) string {
 // After every step the spec's state is compared with the Go world's
 // (CorrState); the first difference is a *Divergence.
 func ReplayCorrectionITF(path string, in CorrInstance, mut mutant.Name) (Stats, error) {
-	st, tr, err := readReplay(path)
+	st, tr, m, err := readReplayModel(path, in.Model, mut)
 	if err != nil {
 		return st, err
 	}
-	m, err := in.Model(mut)
-	if err != nil {
-		return st, err
-	}
-	w := m.Init()[0]
 	div := func(i int, diff string) error {
 		s := tr.States[i]
 		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: formatPicks(s, []string{"p", "m"}, asCorrMsg), Diff: diff}
 	}
-	compare := func(i int) error {
-		spec, err := fromCorrectionSpec(tr.States[i])
-		if err != nil {
-			return err
-		}
-		if len(spec.Nodes) != in.P {
-			return fmt.Errorf("%s: %d processes in the trace, the instance %s has P = %d", path, len(spec.Nodes), in.Module, in.P)
-		}
-		got, err := FromCorrectionWorld(w)
-		if err != nil {
-			return div(i, err.Error())
-		}
-		st.Compared++
-		if d := cmp.Diff(spec, got); d != "" {
-			return div(i, d)
-		}
-		return nil
+	compare := func(i int, w *env.World) error {
+		got, goErr := FromCorrectionWorld(w)
+		return compareSpecState(&st, i, tr.States[i], fromCorrectionSpec, func(spec CorrState) error {
+			if len(spec.Nodes) != in.P {
+				return fmt.Errorf("%s: %d processes in the trace, the instance %s has P = %d", path, len(spec.Nodes), in.Module, in.P)
+			}
+			return nil
+		}, got, goErr, div)
 	}
-	if err := compare(0); err != nil {
-		return st, err
-	}
-	var buf []checker.Action
-	for i := 1; i < len(tr.States); i++ {
-		act, err := corrGoAction(w, tr.States[i])
-		if err != nil {
-			return st, div(i, err.Error())
-		}
-		buf = m.Actions(w, buf[:0])
-		if !slices.Contains(buf, act) {
-			return st, div(i, fmt.Sprintf("Go action %s (%v) is not enabled", env.KindName(act.Kind), act))
-		}
-		if w, err = m.Apply(w, act); err != nil {
-			return st, div(i, err.Error())
-		}
-		st.GoSteps++
-		if err := compare(i); err != nil {
-			return st, err
-		}
-	}
-	return st, nil
+	err = replayEnvSteps(&st, tr, m, m.Init()[0], corrGoAction, div, compare)
+	return st, err
 }
 
 // corrGoAction maps the spec step that led to state s to an env action.

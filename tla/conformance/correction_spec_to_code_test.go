@@ -1,15 +1,8 @@
 package conformance
 
 import (
-	"crypto/sha256"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,53 +48,9 @@ func TestCorrectionSpecTracesConformCommitted(t *testing.T) {
 	}
 }
 
-// quintCorrectionTraces runs `quint run --mbt` on an instance of
-// correction.qnt with n samples and returns the distinct ITF traces it
-// wrote into dir (sorted), and how long quint took.
-//
-// Quint 0.33.0's typescript simulator records a trace that ends because
-// no step is enabled (here: every trace, at quiescence) twice
-// (Evaluator.simulate calls recorder.onRunReturn in the step loop and
-// again after it), and --n-traces keeps the n best, i.e. longest, of
-// those records: --max-samples n --n-traces n writes n files holding
-// about n/2 distinct traces, the longest half of the n samples. The
-// duplicates are dropped here.
-func quintCorrectionTraces(t testing.TB, quint, dir, module string, n int, seed string) ([]string, time.Duration) {
-	t0 := time.Now()
-	cmd := exec.Command(quint, "run", filepath.Join(tlaDir(t), "correction.qnt"),
-		"--main", module, "--backend", "typescript", "--invariant", "Correct",
-		"--max-samples", strconv.Itoa(n), "--n-traces", strconv.Itoa(n),
-		"--max-steps", "200", "--seed", seed, "--mbt", "--verbosity", "1",
-		"--out-itf", filepath.Join(dir, module+"_{seq}.itf.json"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("quint run: %v\n%s", err, out)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, module+"_*.itf.json"))
-	if len(files) != n {
-		t.Fatalf("quint wrote %d traces, want %d\n%s", len(files), n, out)
-	}
-	sort.Strings(files)
-	seen := map[[sha256.Size]byte]bool{}
-	var distinct []string
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			States json.RawMessage `json:"states"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if h := sha256.Sum256(doc.States); !seen[h] {
-			seen[h] = true
-			distinct = append(distinct, f)
-		}
-	}
-	return distinct, time.Since(t0)
-}
+// quintCorrection runs correction.qnt (invariant Correct); quint writes
+// n files holding about n/2 distinct traces: see quintRun.traces.
+var quintCorrection = quintRun{spec: "correction.qnt", invariant: "Correct", maxSteps: 200, exactN: true}
 
 // TestCorrectionSpecTracesConform generates ITF traces of checked
 // correction with quint (every instance of correction.qnt, invariant
@@ -113,7 +62,7 @@ func quintCorrectionTraces(t testing.TB, quint, dir, module string, n int, seed 
 // correction6inorder (in-order tree: big gaps); with
 // CORRECTION_CONFORMANCE_ALL=1 every instance. Knobs:
 // QUINT_CONFORMANCE_TRACES (quint samples per instance, default 60, of
-// which the longest half are distinct traces: see quintCorrectionTraces),
+// which the longest half are distinct traces: see quintRun.traces),
 // QUINT_SEED.
 func TestCorrectionSpecTracesConform(t *testing.T) {
 	quint := quintBin(t)
@@ -124,49 +73,25 @@ func TestCorrectionSpecTracesConform(t *testing.T) {
 			continue
 		}
 		t.Run(in.Module, func(t *testing.T) {
-			files, gen := quintCorrectionTraces(t, quint, t.TempDir(), in.Module, k, seed)
+			files, gen := quintCorrection.traces(t, quint, t.TempDir(), in.Module, k, seed)
 			t0 := time.Now()
-			var tot Stats
-			minLen, maxLen, crashes := 1<<30, 0, map[int]int{}
-			for _, file := range files {
-				st, err := ReplayCorrectionITF(file, in, mutant.None)
-				if err != nil {
-					t.Fatal(err)
-				}
-				tot.SpecSteps += st.SpecSteps
-				tot.GoSteps += st.GoSteps
-				tot.Compared += st.Compared
-				minLen, maxLen = min(minLen, st.SpecSteps), max(maxLen, st.SpecSteps)
-				tr, err := readITF(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				crashes[len(tr.States[len(tr.States)-1]["crashed"].([]any))]++
-			}
-			// about k/2 (see quintCorrectionTraces), fewer when two
+			tt := replayTally(t, files, func(file string) (Stats, error) { return ReplayCorrectionITF(file, in, mutant.None) })
+			// about k/2 (see quintRun.traces), fewer when two
 			// samples happen to take the same path (small instances)
 			if len(files) < k/4 {
 				t.Fatalf("only %d distinct traces of %d samples", len(files), k)
 			}
 			t.Logf("%s: %d distinct traces (of %d samples) conform (spec steps %d..%d, total %d = %d Go steps; %d states compared; final crashed-set sizes %v); quint %.1fs, replay %.1fs",
-				in.Module, len(files), k, minLen, maxLen, tot.SpecSteps, tot.GoSteps, tot.Compared, crashes,
+				in.Module, len(files), k, tt.minLen, tt.maxLen, tt.SpecSteps, tt.GoSteps, tt.Compared, tt.crashes,
 				gen.Seconds(), time.Since(t0).Seconds())
 			// The comparison has teeth: the same traces on the Go mutants
 			// (correction.Mutants; those for other corrections or trees
 			// do not apply) diverge; checked-stop-on-first-message must.
 			for _, mut := range correction.Mutants {
-				where := "not caught"
-				for _, file := range files {
-					if _, err := ReplayCorrectionITF(file, in, mut); err != nil {
-						var d *Divergence
-						if errors.As(err, &d) {
-							where = fmt.Sprintf("diverges: %s state %d after %s(%s)", filepath.Base(d.File), d.Step, d.Action, d.Picks)
-						} else {
-							where = "diverges: " + err.Error()
-						}
-						break
-					}
-				}
+				where := firstDivergence(files, func(file string) error {
+					_, err := ReplayCorrectionITF(file, in, mut)
+					return err
+				})
 				t.Logf("mutant %-30s %s", mut, where)
 				if mut == correction.MutantCheckedStopEarly && where == "not caught" {
 					t.Errorf("no trace tells the Go mutant %s apart", mut)

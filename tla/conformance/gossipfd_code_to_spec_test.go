@@ -2,14 +2,13 @@ package conformance
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/internal/mutant"
@@ -146,24 +145,10 @@ func TestGossipfdGoTracesInSpec(t *testing.T) {
 		runs = append(runs, run)
 	}
 	const module = "replayGossipfdWalks"
-	file := module + ".qnt"
-	if err := os.WriteFile(filepath.Join(dir, file), []byte(GossipQuintModule(module, "./gossipfd", GInstances, runs...)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Now()
-	out, _ := quintTest(t, "gossipfd.qnt", quint, dir, file, module)
-	for _, name := range names {
-		if !strings.Contains(out, "ok "+name+" passed") {
-			t.Fatalf("%s: the Go walk does not replay in the spec (generated %s):\n%s", name, filepath.Join(dir, file), out)
-		}
-	}
-	for name := range bad {
-		if !strings.Contains(out, name+" failed") {
-			t.Fatalf("the walk of a Go mutant (%s) replays in the spec (generated %s):\n%s", name, filepath.Join(dir, file), out)
-		}
-	}
+	_, took := quintTestWalks(t, quint, "gossipfd.qnt", dir, module,
+		GossipQuintModule(module, "./gossipfd", GInstances, runs...), names, slices.Collect(maps.Keys(bad)))
 	t.Logf("%d Go walks (%d steps, %d crashes, %d with a false suspicion; instances %d) replay in gossipfd.qnt; the walks of the Go mutants brr-offset-2r and cleanup-ge do not; quint test %.1fs",
-		len(names), steps, crashes, falseSusp, len(GInstances), time.Since(t0).Seconds())
+		len(names), steps, crashes, falseSusp, len(GInstances), took.Seconds())
 }
 
 // TestGossipfdCommittedGoTrace checks that the committed Go walk
@@ -186,35 +171,17 @@ func TestGossipfdCommittedGoTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	itf, err := readITF(filepath.Join(dir, gCommittedName+".itf.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(itf.States) != len(g.Steps)+1 {
-		t.Fatalf("committed ITF has %d states, the Go trace %d steps", len(itf.States), len(g.Steps))
-	}
-	for i, st := range itf.States {
-		spec, err := fromGossipSpec(st)
-		if err != nil {
-			t.Fatal(err)
+	requireCommittedITF(t, filepath.Join(dir, gCommittedName+".itf.json"), len(g.Steps)+1, func(i int) GState {
+		if i == 0 {
+			return g.Init
 		}
-		want := g.Init
-		if i > 0 {
-			want = g.Steps[i-1].State
-		}
-		if d := cmp.Diff(spec, want); d != "" {
-			t.Fatalf("state %d differs (-committed +go):\n%s", i, d)
-		}
-	}
-	src, err := os.ReadFile(filepath.Join(dir, gReplayModule+".qnt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+		return g.Steps[i-1].State
+	}, fromGossipSpec)
 	run, err := g.QuintRun(gCommittedName + "Test")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, run); string(src) != want {
-		t.Fatal("traces/go/replayGossipfd.qnt is stale: go test ./tla/conformance -run TestGossipfdGoTracesInSpec -update")
-	}
+	requireCurrentModule(t, filepath.Join(dir, gReplayModule+".qnt"),
+		GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, run),
+		"traces/go/replayGossipfd.qnt is stale: go test ./tla/conformance -run TestGossipfdGoTracesInSpec -update")
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	gm "github.com/ftkernel/ftkernel/models/gossipfd"
@@ -89,11 +87,7 @@ func gAction(m *gm.CheckModel, s *gm.RoundState, name string, p int) (checker.Ac
 // the spec's state is compared with the Go state (GState); the first
 // difference is a *Divergence.
 func ReplayGossipITF(path string, in GInstance, mut mutant.Name) (Stats, error) {
-	st, tr, err := readReplay(path)
-	if err != nil {
-		return st, err
-	}
-	m, err := in.Model(mut)
+	st, tr, m, err := readReplayModel(path, in.Model, mut)
 	if err != nil {
 		return st, err
 	}
@@ -107,22 +101,13 @@ func ReplayGossipITF(path string, in GInstance, mut mutant.Name) (Stats, error) 
 		return &Divergence{File: path, Step: i, Action: fmt.Sprint(x["mbt::actionTaken"]), Picks: picks, Diff: diff}
 	}
 	compare := func(i int) error {
-		spec, err := fromGossipSpec(tr.States[i])
-		if err != nil {
-			return err
-		}
-		if len(spec.Nodes) != in.N {
-			return fmt.Errorf("%s: %d hosts in the trace, the instance %s has N = %d", path, len(spec.Nodes), in.Module, in.N)
-		}
-		got, err := FromRoundState(s)
-		if err != nil {
-			return div(i, err.Error())
-		}
-		st.Compared++
-		if d := cmp.Diff(spec, got); d != "" {
-			return div(i, d)
-		}
-		return nil
+		got, goErr := FromRoundState(s)
+		return compareSpecState(&st, i, tr.States[i], fromGossipSpec, func(spec GState) error {
+			if len(spec.Nodes) != in.N {
+				return fmt.Errorf("%s: %d hosts in the trace, the instance %s has N = %d", path, len(spec.Nodes), in.Module, in.N)
+			}
+			return nil
+		}, got, goErr, div)
 	}
 	if err := compare(0); err != nil {
 		return st, err

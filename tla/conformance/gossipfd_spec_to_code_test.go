@@ -1,15 +1,9 @@
 package conformance
 
 import (
-	"crypto/sha256"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,48 +82,10 @@ func firstLine(err error) string {
 	return s
 }
 
-// quintGossipTraces runs `quint run --mbt` (no invariant: every behaviour)
-// on an instance of gossipfd.qnt with n samples and returns the distinct
-// ITF traces it wrote into dir, sorted, and how long quint took. Every
-// trace ends at the horizon, where no step is enabled, and quint 0.33.0
-// records such a trace twice (see quintCorrectionTraces): duplicates are
-// dropped.
-func quintGossipTraces(t testing.TB, quint, dir, module string, n int, seed string) ([]string, time.Duration) {
-	t0 := time.Now()
-	cmd := exec.Command(quint, "run", filepath.Join(tlaDir(t), "gossipfd.qnt"),
-		"--main", module, "--backend", "typescript",
-		"--max-samples", strconv.Itoa(n), "--n-traces", strconv.Itoa(n),
-		"--max-steps", "60", "--seed", seed, "--mbt", "--verbosity", "1",
-		"--out-itf", filepath.Join(dir, module+"_{seq}.itf.json"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("quint run: %v\n%s", err, out)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, module+"_*.itf.json"))
-	if len(files) != n {
-		t.Fatalf("quint wrote %d traces, want %d\n%s", len(files), n, out)
-	}
-	sort.Strings(files)
-	seen := map[[sha256.Size]byte]bool{}
-	var distinct []string
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			States json.RawMessage `json:"states"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if h := sha256.Sum256(doc.States); !seen[h] {
-			seen[h] = true
-			distinct = append(distinct, f)
-		}
-	}
-	return distinct, time.Since(t0)
-}
+// quintGossip runs gossipfd.qnt with no invariant (every behaviour);
+// every trace ends at the horizon, so each is written twice: see
+// quintRun.traces.
+var quintGossip = quintRun{spec: "gossipfd.qnt", maxSteps: 60, exactN: true}
 
 // TestGossipfdSpecTracesConform generates ITF traces of every instance of
 // gossipfd.qnt with quint into a temporary directory and replays each on
@@ -145,7 +101,7 @@ func TestGossipfdSpecTracesConform(t *testing.T) {
 	seed := quintSeed()
 	for _, in := range GInstances {
 		t.Run(in.Module, func(t *testing.T) {
-			files, gen := quintGossipTraces(t, quint, t.TempDir(), in.Module, k, seed)
+			files, gen := quintGossip.traces(t, quint, t.TempDir(), in.Module, k, seed)
 			t0 := time.Now()
 			var tot Stats
 			crashes := map[int]int{}
@@ -194,18 +150,10 @@ func TestGossipfdSpecTracesConform(t *testing.T) {
 				in.Module, len(files), k, tot.SpecSteps, tot.GoSteps, tot.Compared, crashes, falseSusp, gen.Seconds(), time.Since(t0).Seconds())
 			must := gMustCatch(in)
 			for _, mut := range fd.Mutants {
-				where := "not caught"
-				for _, file := range files {
-					if _, err := ReplayGossipITF(file, in, mut); err != nil {
-						var d *Divergence
-						if errors.As(err, &d) {
-							where = fmt.Sprintf("diverges: %s state %d after %s(%s)", filepath.Base(d.File), d.Step, d.Action, d.Picks)
-						} else {
-							where = "diverges: " + err.Error()
-						}
-						break
-					}
-				}
+				where := firstDivergence(files, func(file string) error {
+					_, err := ReplayGossipITF(file, in, mut)
+					return err
+				})
 				t.Logf("mutant %-22s %s", mut, where)
 				for _, m := range must {
 					if m == mut && where == "not caught" {

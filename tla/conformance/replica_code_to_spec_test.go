@@ -5,9 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -115,28 +113,10 @@ func TestReplicaCheckerTracesInSpec(t *testing.T) {
 	mg, seed, first := repMutantWalk(t, pp, replica.MutantNoBackupResend)
 	runs = append(runs, mg.QuintRun("mutantWalkTest"))
 	const module = "replayReplicaWalks"
-	file := module + ".qnt"
-	if err := os.WriteFile(filepath.Join(dir, file), []byte(RepQuintModule(module, "./replica", []RepInstance{pp, mx}, runs...)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t0 := time.Now()
-	out, _ := quintTest(t, "replica.qnt", quint, dir, file, module)
-	for _, name := range names {
-		if !strings.Contains(out, "ok "+name+" passed") {
-			t.Fatalf("%s: the Go walk does not replay in the spec (generated %s):\n%s", name, filepath.Join(dir, file), out)
-		}
-	}
-	if !strings.Contains(out, "mutantWalkTest failed") {
-		t.Fatalf("the walk of the Go mutant replays in the spec (generated %s):\n%s", filepath.Join(dir, file), out)
-	}
-	why := ""
-	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "Error [") || strings.Contains(l, "assert(") {
-			why += "\n" + strings.TrimSpace(l)
-		}
-	}
+	why, took := quintTestWalks(t, quint, "replica.qnt", dir, module,
+		RepQuintModule(module, "./replica", []RepInstance{pp, mx}, runs...), names, []string{"mutantWalkTest"})
 	t.Logf("%d Go walks (%d steps, %d crashes; pingpong and midexample) replay in replica.qnt; the walk of Go mutant no-backup-resend (seed %d, %d steps; the correct machines differ from step %d: %s) does not:%s\nquint test %.1fs",
-		len(names), steps, crashes, seed, len(mg.Steps), first, mg.Steps[first-1].Text, why, time.Since(t0).Seconds())
+		len(names), steps, crashes, seed, len(mg.Steps), first, mg.Steps[first-1].Text, why, took.Seconds())
 }
 
 // TestReplicaCommittedGoTrace checks, without quint, that the committed Go
@@ -158,31 +138,13 @@ func TestReplicaCommittedGoTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	itf, err := readITF(filepath.Join(dir, "replica_pingpong_walk0.itf.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(itf.States) != len(g.Steps)+1 {
-		t.Fatalf("committed ITF has %d states, the Go trace %d steps", len(itf.States), len(g.Steps))
-	}
-	for i, st := range itf.States {
-		spec, err := fromReplicaSpec(st)
-		if err != nil {
-			t.Fatal(err)
+	requireCommittedITF(t, filepath.Join(dir, "replica_pingpong_walk0.itf.json"), len(g.Steps)+1, func(i int) RepState {
+		if i == 0 {
+			return g.Init
 		}
-		want := g.Init
-		if i > 0 {
-			want = g.Steps[i-1].State
-		}
-		if d := cmp.Diff(spec, want); d != "" {
-			t.Fatalf("state %d differs (-committed +go):\n%s", i, d)
-		}
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "replayReplicaWalk.qnt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := RepQuintModule("replayReplicaWalk", "../../replica", []RepInstance{in}, g.QuintRun("pingpong_walk0Test")); string(src) != want {
-		t.Fatal("traces/go/replayReplicaWalk.qnt is stale: go test ./tla/conformance -run TestReplicaCheckerTracesInSpec -update")
-	}
+		return g.Steps[i-1].State
+	}, fromReplicaSpec)
+	requireCurrentModule(t, filepath.Join(dir, "replayReplicaWalk.qnt"),
+		RepQuintModule("replayReplicaWalk", "../../replica", []RepInstance{in}, g.QuintRun("pingpong_walk0Test")),
+		"traces/go/replayReplicaWalk.qnt is stale: go test ./tla/conformance -run TestReplicaCheckerTracesInSpec -update")
 }

@@ -2,9 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"slices"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -58,56 +55,20 @@ func (in RepInstance) Model(mut mutant.Name) (*repmodel.Model, error) {
 // After every step the spec's state is compared with the Go world's
 // (RepState, cmp.Diff); the first difference is a *Divergence.
 func ReplayReplicaITF(path string, in RepInstance, mut mutant.Name) (Stats, error) {
-	st, tr, err := readReplay(path)
+	st, tr, m, err := readReplayModel(path, in.Model, mut)
 	if err != nil {
 		return st, err
 	}
-	m, err := in.Model(mut)
-	if err != nil {
-		return st, err
-	}
-	w := m.Init()[0]
 	div := func(i int, diff string) error {
 		s := tr.States[i]
 		return &Divergence{File: path, Step: i, Action: fmt.Sprint(s["mbt::actionTaken"]), Picks: formatPicks(s, []string{"p", "q", "m"}, repMsgSpec), Diff: diff}
 	}
-	compare := func(i int) error {
-		spec, err := fromReplicaSpec(tr.States[i])
-		if err != nil {
-			return err
-		}
-		got, err := FromReplicaWorld(w, m.Config.Layout)
-		if err != nil {
-			return div(i, err.Error())
-		}
-		st.Compared++
-		if d := cmp.Diff(spec, got); d != "" {
-			return div(i, d)
-		}
-		return nil
+	compare := func(i int, w *env.World) error {
+		got, goErr := FromReplicaWorld(w, m.Config.Layout)
+		return compareSpecState(&st, i, tr.States[i], fromReplicaSpec, nil, got, goErr, div)
 	}
-	if err := compare(0); err != nil {
-		return st, err
-	}
-	var buf []checker.Action
-	for i := 1; i < len(tr.States); i++ {
-		act, err := repGoAction(w, tr.States[i])
-		if err != nil {
-			return st, div(i, err.Error())
-		}
-		buf = m.Actions(w, buf[:0])
-		if !slices.Contains(buf, act) {
-			return st, div(i, fmt.Sprintf("Go action %s (%v) is not enabled", env.KindName(act.Kind), act))
-		}
-		if w, err = m.Apply(w, act); err != nil {
-			return st, div(i, err.Error())
-		}
-		st.GoSteps++
-		if err := compare(i); err != nil {
-			return st, err
-		}
-	}
-	return st, nil
+	err = replayEnvSteps(&st, tr, m, m.Init()[0], repGoAction, div, compare)
+	return st, err
 }
 
 // repGoAction maps the spec step that led to state s to an env action.

@@ -1,15 +1,7 @@
 package conformance
 
 import (
-	"crypto/sha256"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"sort"
-	"strconv"
 	"testing"
 	"time"
 
@@ -27,46 +19,8 @@ func repInstance(t testing.TB, module string) RepInstance {
 	return RepInstance{}
 }
 
-// quintReplicaTraces runs `quint run --mbt` on module of replica.qnt
-// (invariant Inv) with n samples and returns the distinct ITF files it
-// wrote into dir (quint writes each trace that ends at quiescence twice:
-// see quintCorrectionTraces) and how long quint took.
-func quintReplicaTraces(t testing.TB, quint, dir, module string, n int, seed string) ([]string, time.Duration) {
-	t0 := time.Now()
-	cmd := exec.Command(quint, "run", filepath.Join(tlaDir(t), "replica.qnt"),
-		"--main", module, "--backend", "typescript", "--invariant", "Inv",
-		"--max-samples", strconv.Itoa(n), "--n-traces", strconv.Itoa(n),
-		"--max-steps", "100", "--seed", seed, "--mbt", "--verbosity", "1",
-		"--out-itf", filepath.Join(dir, module+"_{seq}.itf.json"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("quint run: %v\n%s", err, out)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, module+"_*.itf.json"))
-	if len(files) == 0 {
-		t.Fatalf("quint wrote no traces\n%s", out)
-	}
-	sort.Strings(files)
-	seen := map[[sha256.Size]byte]bool{}
-	var distinct []string
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct {
-			States json.RawMessage `json:"states"`
-		}
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if h := sha256.Sum256(doc.States); !seen[h] {
-			seen[h] = true
-			distinct = append(distinct, f)
-		}
-	}
-	return distinct, time.Since(t0)
-}
+// quintReplica runs replica.qnt (invariant Inv); see quintRun.traces.
+var quintReplica = quintRun{spec: "replica.qnt", invariant: "Inv", maxSteps: 100}
 
 // TestReplicaSpecTracesConform generates ITF traces of replica.qnt with
 // quint (instances pingpong and midexample; pingpong2 and pingpong0 too
@@ -86,44 +40,20 @@ func TestReplicaSpecTracesConform(t *testing.T) {
 			continue
 		}
 		t.Run(in.Module, func(t *testing.T) {
-			files, gen := quintReplicaTraces(t, quint, t.TempDir(), in.Module, k, seed)
+			files, gen := quintReplica.traces(t, quint, t.TempDir(), in.Module, k, seed)
 			t0 := time.Now()
-			var tot Stats
-			minLen, maxLen, crashes := 1<<30, 0, map[int]int{}
-			for _, file := range files {
-				st, err := ReplayReplicaITF(file, in, mutant.None)
-				if err != nil {
-					t.Fatal(err)
-				}
-				tot.SpecSteps += st.SpecSteps
-				tot.GoSteps += st.GoSteps
-				tot.Compared += st.Compared
-				minLen, maxLen = min(minLen, st.SpecSteps), max(maxLen, st.SpecSteps)
-				tr, err := readITF(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				crashes[len(tr.States[len(tr.States)-1]["crashed"].([]any))]++
-			}
+			tt := replayTally(t, files, func(file string) (Stats, error) { return ReplayReplicaITF(file, in, mutant.None) })
 			if len(files) < k/4 {
 				t.Fatalf("only %d distinct traces of %d samples", len(files), k)
 			}
 			t.Logf("%s: %d distinct traces (of %d samples) conform (spec steps %d..%d, total %d = %d Go steps; %d states compared; final crashed-set sizes %v); quint %.1fs, replay %.1fs",
-				in.Module, len(files), k, minLen, maxLen, tot.SpecSteps, tot.GoSteps, tot.Compared, crashes,
+				in.Module, len(files), k, tt.minLen, tt.maxLen, tt.SpecSteps, tt.GoSteps, tt.Compared, tt.crashes,
 				gen.Seconds(), time.Since(t0).Seconds())
 			for _, mut := range replica.Mutants {
-				where := "not caught"
-				for _, file := range files {
-					if _, err := ReplayReplicaITF(file, in, mut); err != nil {
-						var d *Divergence
-						if errors.As(err, &d) {
-							where = fmt.Sprintf("diverges: %s state %d after %s(%s)", filepath.Base(d.File), d.Step, d.Action, d.Picks)
-						} else {
-							where = "diverges: " + err.Error()
-						}
-						break
-					}
-				}
+				where := firstDivergence(files, func(file string) error {
+					_, err := ReplayReplicaITF(file, in, mut)
+					return err
+				})
 				t.Logf("mutant %-24s %s", mut, where)
 				if in.Module == "pingpong" && where == "not caught" &&
 					(mut == replica.MutantHistoryNotConsulted || mut == replica.MutantNoBackupResend) {

@@ -1,11 +1,7 @@
 package conformance
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -36,13 +32,13 @@ var ringfdMustDiverge = []mutant.Name{
 // HBREQ messages in flight after every step. The same traces replayed on
 // the Go mutants must diverge for each of ringfdMustDiverge. Knobs:
 // QUINT_CONFORMANCE_TRACES (quint samples per instance, default 40; about
-// half are distinct, see quintCorrectionTraces), QUINT_SEED.
+// half are distinct, see quintRun.traces), QUINT_SEED.
 func TestRingfdSpecTracesConform(t *testing.T) {
 	quint := quintBin(t)
 	k := envInt("QUINT_CONFORMANCE_TRACES", 40)
 	for _, in := range ringfdInstances {
 		t.Run(in.module, func(t *testing.T) {
-			files, gen := quintRingfdTraces(t, quint, t.TempDir(), in.module, k)
+			files, gen := quintRingfd.traces(t, quint, t.TempDir(), in.module, k, quintSeed())
 			states := 0
 			for _, f := range files {
 				c, err := ReplayRingfdITF(f, in.n, mutant.None)
@@ -78,46 +74,8 @@ func slicesContains(xs []mutant.Name, x mutant.Name) bool {
 	return false
 }
 
-// quintRingfdTraces runs quint on ringfd.qnt's module into dir and returns
-// the distinct traces (see quintCorrectionTraces on the duplicates).
-func quintRingfdTraces(t testing.TB, quint, dir, module string, n int) ([]string, time.Duration) {
-	t0 := time.Now()
-	cmd := exec.Command(quint, "run", filepath.Join(tlaDir(t), "ringfd.qnt"),
-		"--main", module, "--backend", "typescript", "--invariant", "Inv",
-		"--max-samples", strconv.Itoa(n), "--n-traces", strconv.Itoa(n),
-		"--max-steps", "80", "--seed", quintSeed(), "--mbt", "--verbosity", "1",
-		"--out-itf", filepath.Join(dir, module+"_{seq}.itf.json"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("quint run: %v\n%s", err, out)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, module+"_*.itf.json"))
-	if len(files) == 0 {
-		t.Fatalf("quint wrote no trace\n%s", out)
-	}
-	return dedupITF(t, files), time.Since(t0)
-}
-
-// dedupITF drops files whose states repeat an earlier file's.
-func dedupITF(t testing.TB, files []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := string(b)
-		if i := strings.Index(s, `"states"`); i >= 0 {
-			s = s[i:]
-		}
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, f)
-		}
-	}
-	return out
-}
+// quintRingfd runs ringfd.qnt (invariant Inv); see quintRun.traces.
+var quintRingfd = quintRun{spec: "ringfd.qnt", invariant: "Inv", maxSteps: 80}
 
 // TestRingfdSpecTracesConformCommitted replays the committed ringfd traces
 // (tla/traces/ringfd*.itf.json) without quint; the same traces must
