@@ -17,6 +17,12 @@ const module = "github.com/ftkernel/ftkernel/"
 // non-test Go files.
 func imports(t *testing.T, root string) map[string][]string {
 	t.Helper()
+	return importsOf(t, root, false)
+}
+
+// importsOf is imports, with the _test.go files too when tests is set.
+func importsOf(t *testing.T, root string, tests bool) map[string][]string {
+	t.Helper()
 	out := map[string][]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -25,7 +31,7 @@ func imports(t *testing.T, root string) map[string][]string {
 		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || (!tests && strings.HasSuffix(path, "_test.go")) {
 			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
@@ -92,4 +98,38 @@ func TestCheckerNeverImportsAProtocol(t *testing.T) {
 			}
 		}
 	}
+}
+
+// banned reports every import under root (with its tests when tests is set)
+// that starts with module+one of prefixes, naming the rule broken; it fails
+// when root has no imports at all (a test looking at the wrong folder).
+func banned(t *testing.T, root string, tests bool, rule string, prefixes ...string) {
+	t.Helper()
+	n := 0
+	for dir, imps := range importsOf(t, root, tests) {
+		for _, p := range imps {
+			n++
+			for _, b := range prefixes {
+				if p == module+b || strings.HasPrefix(p, module+b+"/") {
+					t.Errorf("%s imports %s: %s", dir, p, rule)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("found no imports under %s: is the test looking at the right folder?", root)
+	}
+}
+
+// TestPropsKnowNoProtocol: the property library imports no protocol
+// (statemachine/*), no model (models/*) and not the registry, in its tests
+// too.
+func TestPropsKnowNoProtocol(t *testing.T) {
+	banned(t, "../props", true, "props must know no protocol", "statemachine", "models", "registry")
+}
+
+// TestRegistryImportsNoModel: the registry knows no protocol; models
+// register themselves (models/all imports them).
+func TestRegistryImportsNoModel(t *testing.T) {
+	banned(t, "../registry", false, "the registry must import no model", "models", "statemachine", "props")
 }
