@@ -29,6 +29,7 @@ func mutantInfos() []registry.MutantInfo {
 		fd.MutantMergeLastReceived: "merge adopts the received entries instead of the maximum (Fig. 11)",
 		fd.MutantCleanupGE:         "suspect when g − lastInc ≥ T_cleanup instead of >",
 		fd.MutantPingNeverAnswers:  "a host never answers PING (§5.3's consensus phase is void)",
+		fd.MutantNeverSuspect:      "the cleanup check never fires: no host is ever suspected (completeness fails)",
 	}
 	out := make([]registry.MutantInfo, 0, len(fd.Mutants))
 	for _, m := range fd.Mutants {

@@ -71,6 +71,30 @@ func TestMutantPingNeverAnswersDeclaresLiveHost(t *testing.T) {
 	}
 }
 
+// The cleanup check never fires: a crashed host is never suspected nor
+// declared, where the correct detector declares it at every live host.
+func TestMutantNeverSuspectNeverDetects(t *testing.T) {
+	for _, m := range []bool{false, true} {
+		cfg := &Config{N: 4, Variant: DBRR, TGossip: 4, Cleanup: 6, Ping: true, PingTimeout: 3}
+		if m {
+			cfg.Mutant = MutantNeverSuspect
+		}
+		w := newWorld(t, cfg)
+		w.rounds(4)
+		w.dead[1] = true
+		w.rounds(20)
+		declared := 0
+		for _, s := range []int{0, 2, 3} {
+			if w.nodes[s].Declared().Has(1) {
+				declared++
+			}
+		}
+		if m && declared != 0 || !m && declared != 3 {
+			t.Errorf("mutant=%v: %d of 3 live hosts declared the crashed host", m, declared)
+		}
+	}
+}
+
 func TestMutantsListed(t *testing.T) {
 	for _, m := range Mutants {
 		c := Config{N: 3, Variant: BRR, TGossip: 2, Cleanup: 1, Mutant: m}
@@ -78,7 +102,7 @@ func TestMutantsListed(t *testing.T) {
 			t.Errorf("%s: %v", m, err)
 		}
 	}
-	if len(Mutants) != 5 {
+	if len(Mutants) != 6 {
 		t.Errorf("%d mutants", len(Mutants))
 	}
 }

@@ -21,6 +21,11 @@ const (
 	// MutantPingNeverAnswers: a host never answers a PING, so every
 	// suspicion ends in a declaration (§5.3's consensus phase is void).
 	MutantPingNeverAnswers = mutant.Name("ping-never-answers")
+	// MutantNeverSuspect: the cleanup check of §5.1 never fires (T_cleanup
+	// is never exceeded), so no host is ever suspected or declared. It
+	// keeps accuracy and no-false-suspicion and breaks only completeness:
+	// the mutant that shows the completeness properties can fail.
+	MutantNeverSuspect = mutant.Name("never-suspect")
 )
 
 // Mutants lists every mutant of this package.
@@ -30,6 +35,7 @@ var Mutants = []mutant.Name{
 	MutantMergeLastReceived,
 	MutantCleanupGE,
 	MutantPingNeverAnswers,
+	MutantNeverSuspect,
 }
 
 // brrOffset is Eq. (4)'s 2^(r−1) mod n (MutantBRROffset2r: 2^r mod n).
@@ -60,9 +66,12 @@ func adopt(old, v uint64, m mutant.Name) bool {
 }
 
 // stale is the cleanup test of elapsed rounds against T_cleanup (>, or
-// ≥ under MutantCleanupGE).
+// ≥ under MutantCleanupGE; never under MutantNeverSuspect).
 func stale(elapsed, cleanup uint64, m mutant.Name) bool {
-	if m == MutantCleanupGE {
+	switch m {
+	case MutantNeverSuspect:
+		return false
+	case MutantCleanupGE:
 		return elapsed >= cleanup
 	}
 	return elapsed > cleanup
