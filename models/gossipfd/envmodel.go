@@ -20,13 +20,21 @@ type EnvParams struct {
 	Node    fd.Config
 	Crashes int
 	Delta   int
+	// DetectBound is the completeness bound B in gossip rounds: a host
+	// that crashed after its round g is declared by every live host before
+	// that host's round g + B + 1 (the round model's bound, CheckConfig).
+	// Runs are Node.MaxRounds rounds long, so only crashes after a round
+	// g < MaxRounds − B are checked; with MaxRounds ≤ B completeness is
+	// vacuous (the property's Doc says so).
+	DetectBound int
 }
 
 // NewEnvModel builds the environment model. Its properties are accuracy
 // (no live host declared failed) and no-false-suspicion (no live host
-// suspected, ping phase included), both props.StrongAccuracy. Completeness
-// needs a crash early enough in the bounded run and is checked in the
-// round model (CheckModel).
+// suspected, ping phase included), both props.StrongAccuracy, and
+// completeness, the bounded response of EnvCompleteness. Errors: an
+// unbounded run (MaxRounds 0), an invalid Node config, a ping timeout of at
+// most 2Δ ticks, a completeness bound below 1 round.
 func NewEnvModel(p EnvParams) (*env.Model, error) {
 	if p.Node.MaxRounds == 0 {
 		return nil, fmt.Errorf("gossipfd: the environment check needs a bounded run (Node.MaxRounds > 0)")
@@ -37,6 +45,9 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	if p.Node.Ping && p.Node.PingTimeout <= 2*uint64(p.Delta) {
 		return nil, fmt.Errorf("gossipfd: ping timeout %d ticks ≤ 2Δ = %d: a live host's PONG could come too late", p.Node.PingTimeout, 2*p.Delta)
 	}
+	if p.DetectBound < 1 {
+		return nil, fmt.Errorf("gossipfd: completeness bound %d rounds, want ≥ 1", p.DetectBound)
+	}
 	cfg := p.Node
 	starts := make([][]core.Input, cfg.N)
 	for h := range starts {
@@ -45,7 +56,7 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	declared := func(w *env.World, a, b core.Rank) bool { return w.Node(a).(*fd.Node).Declared().Has(b) }
 	suspects := func(w *env.World, a, b core.Rank) bool { return w.Node(a).(*fd.Node).Suspects(b) }
 	return env.New(env.Config{
-		Name:      fmt.Sprintf("gossipfd variant=%v cleanup=%d ping=%v t-gossip=%d max-rounds=%d", cfg.Variant, cfg.Cleanup, cfg.Ping, cfg.TGossip, cfg.MaxRounds),
+		Name:      fmt.Sprintf("gossipfd variant=%v cleanup=%d ping=%v t-gossip=%d max-rounds=%d detect-bound=%d", cfg.Variant, cfg.Cleanup, cfg.Ping, cfg.TGossip, cfg.MaxRounds, p.DetectBound),
 		N:         cfg.N,
 		Crashes:   p.Crashes,
 		Detector:  env.DetectorNone,
@@ -59,7 +70,47 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 		Properties: []checker.Property[*env.World]{
 			props.StrongAccuracy("accuracy", "no live host is declared failed (§5.3: no false detection)", declared),
 			props.StrongAccuracy("no-false-suspicion", "no live host is suspected, ping phase included (§5.2's FD failure)", suspects),
+			EnvCompleteness(p.DetectBound, cfg.MaxRounds),
 		},
 		Params: map[string]string{"variant": cfg.Variant.String()},
 	})
+}
+
+// EnvCompleteness is completeness as a bounded response over env worlds
+// (§5.2 c: "a fault is detected in a guaranteed delay"), an Invariant: for
+// every crashed host x, whose machine stopped after its gossip round g_x
+// (fd.Node.Round of its last state), every live host h whose round
+// exceeds g_x + bound has declared x. Bound is in rounds of T_gossip, as
+// the round model's --detect-bound: there, a host crashed before round c
+// (after round g_x = c − 1) must be declared by the end of round
+// c + bound − 1 = g_x + bound, that is before round g_x + bound + 1 begins.
+// The world's clock is not encoded (env.World.Now), so the bound is read
+// from the hosts' own round counters, which stay within one round of each
+// other (common T_gossip, common start). With maxRounds ≤ bound no live
+// host ever passes g_x + bound and the property cannot fail; its Doc says
+// so.
+func EnvCompleteness(bound int, maxRounds uint64) checker.Property[*env.World] {
+	doc := fmt.Sprintf("a host that crashed after its round g is declared by every live host before that host's round g+%d (§5.2 c: \"a fault is detected in a guaranteed delay\")", bound+1)
+	if maxRounds <= uint64(bound) {
+		doc += fmt.Sprintf("; vacuous here: runs of %d rounds ≤ the bound %d", maxRounds, bound)
+	}
+	return checker.Property[*env.World]{Name: "completeness", Kind: checker.Invariant, Doc: doc,
+		Check: func(w *env.World) error {
+			for x := range core.Rank(w.N()) {
+				if !w.Crashed(x) {
+					continue
+				}
+				gx := w.Node(x).(*fd.Node).Round()
+				for h := range core.Rank(w.N()) {
+					if w.Crashed(h) {
+						continue
+					}
+					n := w.Node(h).(*fd.Node)
+					if n.Round() > gx+uint64(bound) && !n.Declared().Has(x) {
+						return fmt.Errorf("%v crashed after its round %d and live %v, in round %d, has not declared it", x, gx, h, n.Round())
+					}
+				}
+			}
+			return nil
+		}}
 }

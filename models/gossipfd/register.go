@@ -53,7 +53,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	routing := fs.String("routing", "fixed", "fixed (Eqs. 3–5 over all n) or live (over the hosts not declared)")
 	window := fs.Int("window", 0, "crashes happen before rounds 1…window (0: two cycles)")
 	horizon := fs.Int("horizon", 0, "rounds run (0: window + T_cleanup + two cycles + 2)")
-	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash (0: T_cleanup + two cycles + 1)")
+	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash (0: T_cleanup + two cycles + 1); with --timing bounded, in the observer's rounds after the crashed host's last round")
 	seed := fs.Uint64("seed", 1, "random variant: seed of the partner plan")
 	timing := fs.String("timing", "rounds", "rounds (the synchronous round model, every crash choice) or bounded (checker/env bounded delay: every order of every tick's steps, delays in [1, Δ] ticks; needs --max-rounds)")
 	delta := fs.Int("delta", 1, "with --timing bounded: message delay bound Δ in ticks")
@@ -110,7 +110,11 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		case "rounds":
 		case "bounded":
 			c.TGossip, c.PingTimeout, c.MaxRounds = *tgossip, *pingTimeout, *maxRounds
-			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta})
+			B := *bound
+			if B == 0 {
+				B = int(c.Cleanup) + 2*cyc + 1
+			}
+			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B})
 			if err != nil {
 				return nil, err
 			}
