@@ -1,10 +1,12 @@
 package gossipfd
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	fd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
 )
 
@@ -14,7 +16,7 @@ import (
 // ping phase), while DBRR at the paper's T_cleanup with the ping phase
 // keeps both properties over its whole bounded run.
 func TestEnvBoundedDelay(t *testing.T) {
-	m, err := NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.BRR, TGossip: 4, Cleanup: 4, MaxRounds: 8}, Crashes: 2, Delta: 1})
+	m, err := NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.BRR, TGossip: 4, Cleanup: 4, MaxRounds: 8}, Crashes: 2, Delta: 1, DetectBound: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +24,7 @@ func TestEnvBoundedDelay(t *testing.T) {
 	if len(r.Violations) == 0 || r.Violations[0].Violation.Property != "accuracy" && r.Violations[0].Violation.Property != "no-false-suspicion" {
 		t.Errorf("BRR n=4 F=2: %d violations", len(r.Violations))
 	}
-	m, err = NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.DBRR, TGossip: 4, Cleanup: 6, Ping: true, PingTimeout: 3, MaxRounds: 12}, Crashes: 2, Delta: 1})
+	m, err = NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.DBRR, TGossip: 4, Cleanup: 6, Ping: true, PingTimeout: 3, MaxRounds: 12}, Crashes: 2, Delta: 1, DetectBound: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,10 +33,49 @@ func TestEnvBoundedDelay(t *testing.T) {
 		t.Errorf("DBRR n=4 F=2: %d violations, complete %v", len(r.Violations), r.Complete)
 	}
 	t.Logf("DBRR n=4 F=2 Δ=1, 12 rounds: %d states", r.States)
-	if _, err := NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.BRR, TGossip: 4, Cleanup: 4}, Delta: 1}); err == nil {
+	if _, err := NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.BRR, TGossip: 4, Cleanup: 4}, Delta: 1, DetectBound: 1}); err == nil {
 		t.Error("an unbounded run accepted")
 	}
-	if _, err := NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.BRR, TGossip: 4, Cleanup: 4, Ping: true, PingTimeout: 2, MaxRounds: 4}, Delta: 1}); err == nil {
+	if _, err := NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.BRR, TGossip: 4, Cleanup: 4, Ping: true, PingTimeout: 2, MaxRounds: 4}, Delta: 1, DetectBound: 1}); err == nil {
 		t.Error("a ping timeout of 2Δ accepted")
 	}
+	if _, err := NewEnvModel(EnvParams{Node: fd.Config{N: 4, Variant: fd.BRR, TGossip: 4, Cleanup: 4, MaxRounds: 4}, Delta: 1}); err == nil {
+		t.Error("a completeness bound of 0 rounds accepted")
+	}
+}
+
+// TestEnvCompletenessTight: under bounded delay (Δ = 1, T_gossip = 4 ticks,
+// ping timeout 3), DBRR at n = 4 with the paper's T_cleanup (6 rounds)
+// and one crash declares the crashed host at every live host within 9
+// rounds of its last one, and not always within 8: the round model's
+// tight bound (TestRoundCompletenessTight). The counts are the ones
+// docs/gossipfd.md quotes.
+func TestEnvCompletenessTight(t *testing.T) {
+	const base = "--timing bounded --variant dbrr --n 4 --crashes 1 --max-rounds 12 --detect-bound "
+	res := build(t, strings.Fields(base+"9")...).BFS(checker.Options{Workers: 1})
+	modeltest.PinCounts(t, base+"9", res, "", 10585, 17150, 150)
+	res = build(t, strings.Fields(base+"8")...).BFS(checker.Options{Workers: 1})
+	modeltest.PinCounts(t, base+"8", res, "completeness", 5768, 0, 0)
+	if len(res.Violations) != 1 || len(res.Violations[0].Steps) != 95 {
+		t.Errorf("B = 8: %d violations, want one of 95 steps", len(res.Violations))
+	}
+}
+
+// TestRoundCompletenessTight: the round model gives the same tight bound,
+// 9 rounds, for DBRR n = 4, one crash, T_cleanup 6.
+func TestRoundCompletenessTight(t *testing.T) {
+	v, res := verdicts(build(t, "--variant", "dbrr", "--n", "4", "--crashes", "1", "--detect-bound", "9"), false)
+	if len(v) != 0 || !res.Complete {
+		t.Errorf("B = 9: %v", v)
+	}
+	if v, _ := verdicts(build(t, "--variant", "dbrr", "--n", "4", "--crashes", "1", "--detect-bound", "8"), false); v["completeness"] != 10 || len(v) != 1 {
+		t.Errorf("B = 8: %v, want completeness in 10 steps", v)
+	}
+}
+
+// TestEnvMutantsCaught: under bounded delay, never-suspect is caught first
+// by completeness, at the bound where the correct detector keeps it.
+func TestEnvMutantsCaught(t *testing.T) {
+	args := strings.Fields("--timing bounded --variant dbrr --n 4 --crashes 1 --max-rounds 12 --detect-bound 9 --mutant never-suspect")
+	modeltest.MustCatch(t, build(t, args...), "completeness", 90)
 }
