@@ -94,9 +94,20 @@ type Runner interface {
 func Erase[S any](m checker.Model[S], protocol string, params map[string]string) Runner {
 	params[ModelParam] = protocol
 	if em, ok := any(m).(*env.Model); ok {
-		return &envRunner{runner[*env.World]{m: em, params: params}}
+		return &envRunner{runner[*env.World]{m: em, params: params}, em}
+	}
+	if eb, ok := any(m).(EnvBacked); ok {
+		return &envRunner{runner[*env.World]{m: eb, params: params}, eb.Env()}
 	}
 	return &runner[S]{m: m, params: params}
+}
+
+// EnvBacked is a model that wraps an *env.Model and adds to it without
+// changing its worlds (a symmetry, say): Erase gives it the env runner's
+// charts and EnvModel, which see the wrapped model.
+type EnvBacked interface {
+	checker.Model[*env.World]
+	Env() *env.Model
 }
 
 // Charter is implemented by runners whose model is the message-passing
@@ -108,11 +119,12 @@ type Charter interface {
 // envRunner is the Runner of an *env.Model; it also draws charts.
 type envRunner struct {
 	runner[*env.World]
+	env *env.Model
 }
 
 // Chart draws tr as a message sequence chart (chart.FromTrace).
 func (r *envRunner) Chart(tr *checker.Trace) (msc.Chart, error) {
-	return chart.FromTrace(r.m.(*env.Model), tr)
+	return chart.FromTrace(r.env, tr)
 }
 
 type runner[S any] struct {
@@ -260,5 +272,5 @@ func EnvModel(r Runner) (*env.Model, bool) {
 	if !ok {
 		return nil, false
 	}
-	return er.m.(*env.Model), true
+	return er.env, true
 }

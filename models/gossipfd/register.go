@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/registry"
 	fd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
@@ -40,9 +41,14 @@ func mutantInfos() []registry.MutantInfo {
 
 // defineCheck is `ftcheck check gossipfd --variant random|rr|brr|dbrr --n N
 // --crashes F --cleanup C [--ping=true|false] [--symmetry]`: every crash
-// choice within the budget, in the synchronous round model (checker/env
-// has no bounded-delay timing yet). C is in rounds of T_gossip (0: the
-// paper's setting, PaperCleanup with CleanupMargin).
+// choice within the budget, in the synchronous round model (CheckModel,
+// --timing rounds) or in checker/env's bounded-delay environment
+// (NewEnvModel, --timing bounded). C is in rounds of T_gossip (0: the
+// paper's setting, PaperCleanup with CleanupMargin). Both models offer
+// rotation symmetry for RR, BRR and DBRR (CheckModel.Canonical,
+// SymmetricEnv). --symmetry is ftcheck check's own flag: when the flag set
+// has it and it is true, the random variant is refused with an error (its
+// partner plan names hosts, so rotation is not a symmetry).
 func defineCheck(fs *flag.FlagSet) registry.Builder {
 	variant := fs.String("variant", "brr", "destination function: random, rr, brr or dbrr")
 	n := fs.Int("n", 4, "number of hosts")
@@ -99,6 +105,9 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			}
 			cyc = RandomPlanRounds / 4
 		}
+		if f := fs.Lookup("symmetry"); f != nil && f.Value.String() == "true" && !c.RotationInvariant() {
+			return nil, fmt.Errorf("--symmetry: the %v variant is not invariant under rotation of host ids (its partner plan names hosts); check it without --symmetry", v)
+		}
 		if c.Cleanup == 0 {
 			if v == fd.Random {
 				return nil, fmt.Errorf("--cleanup: the random variant has no paper setting; give T_cleanup in rounds")
@@ -117,6 +126,9 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B})
 			if err != nil {
 				return nil, err
+			}
+			if c.RotationInvariant() {
+				return registry.Erase[*env.World](SymmetricEnv{m}, "gossipfd", params), nil
 			}
 			return registry.Erase(m, "gossipfd", params), nil
 		default:

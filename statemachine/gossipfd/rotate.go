@@ -41,3 +41,14 @@ func rotateSet(s core.RankSet, c, n int) core.RankSet {
 	s.Each(func(x core.Rank) { out.Add(core.Rank((int(x) + c) % n)) })
 	return out
 }
+
+// RotateTimer renames the host a timer id names by s ↦ s + c mod n: the
+// ping timer TimerPingBase + x of host x becomes TimerPingBase + (x + c)
+// mod n; TimerGossip (and any id that names no host of n) is unchanged.
+func RotateTimer(id uint64, c, n int) uint64 {
+	if id < TimerPingBase || id-TimerPingBase >= uint64(n) {
+		return id
+	}
+	c = ((c % n) + n) % n
+	return TimerPingBase + (id-TimerPingBase+uint64(c))%uint64(n)
+}

@@ -56,3 +56,24 @@ func TestRotateComposes(t *testing.T) {
 		t.Errorf("rotated table %v, want [3 1 2]", g.Table)
 	}
 }
+
+// TestRotateTimer: the ping timer of host x moves with x; the gossip timer
+// and ids that name no host stay.
+func TestRotateTimer(t *testing.T) {
+	for _, c := range []struct {
+		id   uint64
+		c, n int
+		want uint64
+	}{
+		{TimerGossip, 3, 4, TimerGossip},
+		{TimerPingBase + 0, 1, 4, TimerPingBase + 1},
+		{TimerPingBase + 3, 1, 4, TimerPingBase + 0},
+		{TimerPingBase + 2, -1, 4, TimerPingBase + 1},
+		{TimerPingBase + 2, 6, 4, TimerPingBase + 0},
+		{TimerPingBase + 4, 1, 4, TimerPingBase + 4},
+	} {
+		if got := RotateTimer(c.id, c.c, c.n); got != c.want {
+			t.Errorf("RotateTimer(%d, %d, %d) = %d, want %d", c.id, c.c, c.n, got, c.want)
+		}
+	}
+}
