@@ -33,22 +33,16 @@ func (m SymmetricEnv) Env() *env.Model { return m.Model }
 // rotation of the other (RotatedKey(w, 0) determines w's env encoding,
 // TestEnvKeyDeterminesWorld).
 func (m SymmetricEnv) EncodeCanonical(b []byte, w *env.World) []byte {
-	best := RotatedKey(nil, w, 0)
+	s := snapshot(w)
+	best := s.appendKey(nil, 0)
 	var buf []byte
-	for c := 1; c < w.N(); c++ {
-		buf = RotatedKey(buf[:0], w, c)
+	for c := 1; c < s.n; c++ {
+		buf = s.appendKey(buf[:0], c)
 		if bytes.Compare(buf, best) < 0 {
 			best, buf = buf, best
 		}
 	}
 	return append(b, best...)
-}
-
-// envMsg is one copy of a message in flight, as RotatedKey sorts them.
-type envMsg struct {
-	from core.Rank
-	enc  []byte
-	d    int32
 }
 
 // RotatedKey appends a key of the world w renamed by s ↦ s + c mod n, read
@@ -63,53 +57,109 @@ type envMsg struct {
 // own encoding is there, so RotatedKey(w, 0) determines it. Machines must
 // be *fd.Node.
 func RotatedKey(b []byte, w *env.World, c int) []byte {
+	s := snapshot(w)
+	return s.appendKey(b, c)
+}
+
+// envSnap is what RotatedKey reads of a world, read once for all
+// rotations.
+type envSnap struct {
+	n        int
+	clocks   int
+	crashed  core.RankSet
+	nodes    []*fd.Node
+	inbox    [][]env.Envelope // by receiver, one per copy
+	due      [][]int32        // deadline offsets, parallel to inbox
+	detected []core.RankSet
+	made     []int
+	awaiting []bool
+	hist     [][]env.Record
+	timers   [][]uint64
+	tdue     [][]int32
+}
+
+func snapshot(w *env.World) *envSnap {
 	n := w.N()
+	s := &envSnap{n: n, clocks: w.Clocks(), crashed: w.CrashedSet(), nodes: make([]*fd.Node, n),
+		inbox: make([][]env.Envelope, n), due: make([][]int32, n), detected: make([]core.RankSet, n),
+		made: make([]int, n), awaiting: make([]bool, n), hist: make([][]env.Record, n),
+		timers: make([][]uint64, n), tdue: make([][]int32, n)}
+	dl := w.Deadlines()
+	for i, e := range w.InFlight() {
+		var d int32
+		if i < len(dl) {
+			d = dl[i]
+		}
+		s.inbox[e.To] = append(s.inbox[e.To], e)
+		s.due[e.To] = append(s.due[e.To], d)
+	}
+	for p := range core.Rank(n) {
+		s.nodes[p] = w.Node(p).(*fd.Node)
+		for q := range core.Rank(n) {
+			if w.Detected(p, q) {
+				s.detected[p].Add(q)
+			}
+		}
+		s.made[p] = len(w.CallsMade(p))
+		s.awaiting[p] = w.Awaiting(p)
+		s.hist[p] = w.History(p)
+		s.timers[p], s.tdue[p] = w.Timers(p), w.TimerDeadlines(p)
+	}
+	return s
+}
+
+// envMsg is one copy of a message in flight, as appendKey sorts them:
+// its rotated encoding is enc[lo:hi] of a shared buffer.
+type envMsg struct {
+	from   core.Rank
+	lo, hi int
+	d      int32
+}
+
+// appendKey appends RotatedKey of the snapshot's world for rotation c.
+func (s *envSnap) appendKey(b []byte, c int) []byte {
+	n := s.n
 	c = ((c % n) + n) % n
 	rot := func(x core.Rank) core.Rank { return core.Rank((int(x) + c) % n) }
-	src := func(x int) core.Rank { return core.Rank((x - c + n) % n) }
 	b = core.AppendUint(b, uint64(n))
-	b = core.AppendUint(b, uint64(w.Clocks()))
-	var crashed core.RankSet
-	w.CrashedSet().Each(func(x core.Rank) { crashed.Add(rot(x)) })
-	b = crashed.AppendBinary(b)
-	inbox := make([][]envMsg, n)
-	deadlines := w.Deadlines()
-	for i, e := range w.InFlight() {
-		m := envMsg{from: rot(e.From), enc: fd.RotateMessage(e.Msg, c, n).AppendBinary(nil)}
-		if i < len(deadlines) {
-			m.d = deadlines[i]
-		}
-		inbox[rot(e.To)] = append(inbox[rot(e.To)], m)
-	}
+	b = core.AppendUint(b, uint64(s.clocks))
+	var set core.RankSet
+	s.crashed.Each(func(x core.Rank) { set.Add(rot(x)) })
+	b = set.AppendBinary(b)
 	type timer struct {
 		id  uint64
 		due int32
 	}
-	for s := range n {
-		p := src(s)
-		b = core.AppendBytes(b, w.Node(p).(*fd.Node).Rotate(c).AppendBinary(nil))
-		msgs := inbox[s]
+	var enc []byte
+	var msgs []envMsg
+	var ts []timer
+	for t := range n {
+		p := core.Rank((t - c + n) % n)
+		start := len(b)
+		b = s.nodes[p].AppendRotated(b, c)
+		b = prefixLen(b, start)
+		enc, msgs = enc[:0], msgs[:0]
+		for i, e := range s.inbox[p] {
+			lo := len(enc)
+			enc = fd.AppendRotatedMessage(enc, e.Msg, c, n)
+			msgs = append(msgs, envMsg{from: rot(e.From), lo: lo, hi: len(enc), d: s.due[p][i]})
+		}
 		slices.SortFunc(msgs, func(x, y envMsg) int {
-			return cmp.Or(cmp.Compare(x.from, y.from), bytes.Compare(x.enc, y.enc), cmp.Compare(x.d, y.d))
+			return cmp.Or(cmp.Compare(x.from, y.from), bytes.Compare(enc[x.lo:x.hi], enc[y.lo:y.hi]), cmp.Compare(x.d, y.d))
 		})
 		b = core.AppendUint(b, uint64(len(msgs)))
 		for _, e := range msgs {
 			b = core.AppendUint(b, uint64(e.from))
-			b = core.AppendBytes(b, e.enc)
+			b = core.AppendBytes(b, enc[e.lo:e.hi])
 			b = core.AppendUint(b, uint64(e.d))
 		}
-		var det core.RankSet
-		for q := range core.Rank(n) {
-			if w.Detected(p, q) {
-				det.Add(rot(q))
-			}
-		}
-		b = det.AppendBinary(b)
-		b = core.AppendUint(b, uint64(len(w.CallsMade(p))))
-		b = core.AppendBool(b, w.Awaiting(p))
-		hist := w.History(p)
-		b = core.AppendUint(b, uint64(len(hist)))
-		for _, r := range hist {
+		set = core.RankSet{}
+		s.detected[p].Each(func(x core.Rank) { set.Add(rot(x)) })
+		b = set.AppendBinary(b)
+		b = core.AppendUint(b, uint64(s.made[p]))
+		b = core.AppendBool(b, s.awaiting[p])
+		b = core.AppendUint(b, uint64(len(s.hist[p])))
+		for _, r := range s.hist[p] {
 			b = core.AppendUint(b, uint64(r.Kind))
 			b = core.AppendUint(b, r.Instance)
 			b = core.AppendBool(b, r.Value != nil)
@@ -117,20 +167,27 @@ func RotatedKey(b []byte, w *env.World, c int) []byte {
 				b = core.AppendBytes(b, r.Value.AppendBinary(nil))
 			}
 		}
-		ids, due := w.Timers(p), w.TimerDeadlines(p)
-		ts := make([]timer, len(ids))
-		for i, id := range ids {
-			ts[i].id = fd.RotateTimer(id, c, n)
-			if i < len(due) {
-				ts[i].due = due[i]
+		ts = ts[:0]
+		for i, id := range s.timers[p] {
+			x := timer{id: fd.RotateTimer(id, c, n)}
+			if i < len(s.tdue[p]) {
+				x.due = s.tdue[p][i]
 			}
+			ts = append(ts, x)
 		}
 		slices.SortFunc(ts, func(x, y timer) int { return cmp.Compare(x.id, y.id) })
 		b = core.AppendUint(b, uint64(len(ts)))
-		for _, t := range ts {
-			b = core.AppendUint(b, t.id)
-			b = core.AppendUint(b, uint64(t.due))
+		for _, x := range ts {
+			b = core.AppendUint(b, x.id)
+			b = core.AppendUint(b, uint64(x.due))
 		}
 	}
 	return b
+}
+
+// prefixLen turns b[start:] into its length-prefixed form
+// (core.AppendBytes(b[:start], b[start:])).
+func prefixLen(b []byte, start int) []byte {
+	body := slices.Clone(b[start:])
+	return core.AppendBytes(b[:start], body)
 }

@@ -52,3 +52,36 @@ func RotateTimer(id uint64, c, n int) uint64 {
 	c = ((c % n) + n) % n
 	return TimerPingBase + (id-TimerPingBase+uint64(c))%uint64(n)
 }
+
+// AppendRotated appends the encoding of n.Rotate(c) (its AppendBinary)
+// without building the rotated state: what a canonical form that tries
+// every rotation needs, once per rotation and host.
+func (n *Node) AppendRotated(b []byte, c int) []byte {
+	N := n.cfg.N
+	c = ((c % N) + N) % N
+	b = core.AppendBool(b, n.started)
+	b = core.AppendUint(b, n.g)
+	for x := range N {
+		b = core.AppendUint(b, n.hb[(x-c+N)%N])
+	}
+	for x := range N {
+		b = core.AppendUint(b, n.lastInc[(x-c+N)%N])
+	}
+	b = rotateSet(n.suspected, c, N).AppendBinary(b)
+	return rotateSet(n.declared, c, N).AppendBinary(b)
+}
+
+// AppendRotatedMessage appends the encoding of RotateMessage(m, c, n)
+// without building it.
+func AppendRotatedMessage(b []byte, m core.Message, c, n int) []byte {
+	g, ok := m.(Gossip)
+	if !ok || len(g.Table) != n {
+		return RotateMessage(m, c, n).AppendBinary(b)
+	}
+	c = ((c % n) + n) % n
+	b = core.AppendUint(append(b, tagGossip), uint64(n))
+	for x := range n {
+		b = core.AppendUint(b, g.Table[(x-c+n)%n])
+	}
+	return b
+}

@@ -77,3 +77,22 @@ func TestRotateTimer(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendRotated: the allocation-free encoders give the bytes of the
+// rotated state and message, for every rotation of reached states and of
+// the tables they gossip.
+func TestAppendRotated(t *testing.T) {
+	for _, n := range reachedStates(t)[:300] {
+		N := n.cfg.N
+		for c := -1; c <= N; c++ {
+			if got, want := n.AppendRotated(nil, c), n.Rotate(c).AppendBinary(nil); string(got) != string(want) {
+				t.Fatalf("rotation %d of %v: %x, want %x", c, n, got, want)
+			}
+			for _, m := range []core.Message{Gossip{Table: append([]uint64(nil), n.hb...)}, Ping{}, Pong{HB: n.g}} {
+				if got, want := AppendRotatedMessage(nil, m, c, N), RotateMessage(m, c, N).AppendBinary(nil); string(got) != string(want) {
+					t.Fatalf("rotation %d of %v: %x, want %x", c, m, got, want)
+				}
+			}
+		}
+	}
+}
