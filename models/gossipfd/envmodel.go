@@ -27,6 +27,11 @@ type EnvParams struct {
 	// g < MaxRounds − B are checked; with MaxRounds ≤ B completeness is
 	// vacuous (the property's Doc says so).
 	DetectBound int
+	// Liveness adds completeness-eventually (EnvEventualCompleteness), a
+	// checker.Eventually property: the search then keeps the whole state
+	// graph (no symmetry, no parallelism) and reports the worst detection
+	// latency in ticks (checker.Result.Bounds).
+	Liveness bool
 }
 
 // NewEnvModel builds the environment model. Its properties are accuracy
@@ -55,6 +60,14 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	}
 	declared := func(w *env.World, a, b core.Rank) bool { return w.Node(a).(*fd.Node).Declared().Has(b) }
 	suspects := func(w *env.World, a, b core.Rank) bool { return w.Node(a).(*fd.Node).Suspects(b) }
+	properties := []checker.Property[*env.World]{
+		props.StrongAccuracy("accuracy", "no live host is declared failed (§5.3: no false detection)", declared),
+		props.StrongAccuracy("no-false-suspicion", "no live host is suspected, ping phase included (§5.2's FD failure)", suspects),
+		EnvCompleteness(p.DetectBound, cfg.MaxRounds),
+	}
+	if p.Liveness {
+		properties = append(properties, EnvEventualCompleteness(p.DetectBound, cfg.MaxRounds))
+	}
 	return env.New(env.Config{
 		Name:      fmt.Sprintf("gossipfd variant=%v cleanup=%d ping=%v t-gossip=%d max-rounds=%d detect-bound=%d", cfg.Variant, cfg.Cleanup, cfg.Ping, cfg.TGossip, cfg.MaxRounds, p.DetectBound),
 		N:         cfg.N,
@@ -67,11 +80,7 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 			n, _ := fd.New(h, &cfg)
 			return n
 		},
-		Properties: []checker.Property[*env.World]{
-			props.StrongAccuracy("accuracy", "no live host is declared failed (§5.3: no false detection)", declared),
-			props.StrongAccuracy("no-false-suspicion", "no live host is suspected, ping phase included (§5.2's FD failure)", suspects),
-			EnvCompleteness(p.DetectBound, cfg.MaxRounds),
-		},
+		Properties: properties,
 		Params: map[string]string{"variant": cfg.Variant.String()},
 	})
 }
@@ -113,4 +122,23 @@ func EnvCompleteness(bound int, maxRounds uint64) checker.Property[*env.World] {
 			}
 			return nil
 		}}
+}
+
+// EnvEventualCompleteness is strong completeness over lassos
+// (props.StrongCompleteness, checker.Eventually): every live host
+// eventually declares every crashed host x, for the hosts that crashed
+// early enough to be detected within the bounded run (after a round
+// g_x < maxRounds − bound, those EnvCompleteness checks). Runs are finite
+// (maxRounds), so a violation is a quiescent world; when it holds, the
+// checker reports the worst time from such a crash to its last
+// declaration (checker.Result.Bounds, in ticks), the detection latency
+// that EnvCompleteness bounds in rounds.
+func EnvEventualCompleteness(bound int, maxRounds uint64) checker.Property[*env.World] {
+	declared := func(w *env.World, a, b core.Rank) bool { return w.Node(a).(*fd.Node).Declared().Has(b) }
+	early := func(w *env.World, _, x core.Rank) bool {
+		return w.Node(x).(*fd.Node).Round()+uint64(bound) < maxRounds
+	}
+	return props.StrongCompleteness("completeness-eventually",
+		fmt.Sprintf("every host that crashed after a round g < max-rounds − %d is eventually declared by every live host (strong completeness; the bound reported is the worst detection latency in ticks)", bound),
+		declared, early)
 }

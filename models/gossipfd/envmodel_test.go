@@ -104,3 +104,25 @@ func TestEnvMutantsCaught(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvEventualCompleteness: with --liveness, DBRR n = 4, one crash,
+// T_cleanup 6: strong completeness holds over lassos and the checker
+// reports the worst detection latency, 39 ticks (< 10 rounds of 4 ticks:
+// within the tight bound of 9 rounds after the crashed host's last round,
+// which can end up to one round after it); never-suspect violates it at a
+// quiescent world.
+func TestEnvEventualCompleteness(t *testing.T) {
+	const args = "--timing bounded --variant dbrr --n 4 --crashes 1 --max-rounds 12 --detect-bound 9 --liveness"
+	res := build(t, strings.Fields(args)...).BFS(checker.Options{})
+	if len(res.Violations) != 0 || !res.Complete || len(res.Bounds) != 1 {
+		t.Fatalf("%s: %d violations, complete %v, bounds %v", args, len(res.Violations), res.Complete, res.Bounds)
+	}
+	if b := res.Bounds[0]; b.Property != "completeness-eventually" || b.Time != 39 {
+		t.Errorf("%s: bound %v, want 39 ticks", args, b)
+	}
+	r := build(t, strings.Fields(args+" --mutant never-suspect")...)
+	res = r.BFS(checker.Options{Properties: []string{"completeness-eventually"}})
+	if len(res.Violations) != 1 || res.Violations[0].Violation.Property != "completeness-eventually" || len(res.Violations[0].Steps) != 113 {
+		t.Errorf("never-suspect: %d violations", len(res.Violations))
+	}
+}

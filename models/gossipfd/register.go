@@ -66,6 +66,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	tgossip := fs.Uint64("t-gossip", 4, "with --timing bounded: T_gossip in ticks")
 	pingTimeout := fs.Uint64("ping-timeout", 3, "with --timing bounded: ping timeout in ticks (> 2Δ, < T_gossip)")
 	maxRounds := fs.Uint64("max-rounds", 8, "with --timing bounded: gossip rounds each host runs")
+	liveness := fs.Bool("liveness", false, "with --timing bounded: also check completeness-eventually over lassos, which reports the worst detection latency in ticks (the whole state graph is kept: no symmetry)")
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
 		v, err := fd.ParseVariant(*variant)
@@ -94,7 +95,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		fs.VisitAll(func(f *flag.Flag) {
 			switch f.Name {
 			case "variant", "n", "crashes", "cleanup", "ping", "on-pong", "routing", "window", "horizon", "detect-bound", "seed", "mutant",
-				"timing", "delta", "t-gossip", "ping-timeout", "max-rounds":
+				"timing", "delta", "t-gossip", "ping-timeout", "max-rounds", "liveness":
 				params[f.Name] = f.Value.String()
 			}
 		})
@@ -123,7 +124,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			if B == 0 {
 				B = int(c.Cleanup) + 2*cyc + 1
 			}
-			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B})
+			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B, Liveness: *liveness})
 			if err != nil {
 				return nil, err
 			}
