@@ -81,7 +81,7 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 			return n
 		},
 		Properties: properties,
-		Params: map[string]string{"variant": cfg.Variant.String()},
+		Params:     map[string]string{"variant": cfg.Variant.String()},
 	})
 }
 
