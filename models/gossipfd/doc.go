@@ -20,5 +20,10 @@
 // within a budget), registered as `ftcheck check gossipfd` with its
 // properties accuracy, no-false-suspicion and completeness, its mutants,
 // and rotation symmetry; CheckedMinCleanup asks it for the smallest safe
-// T_cleanup. See docs/gossipfd.md.
+// T_cleanup. NewEnvModel is the same detector in checker/env's
+// bounded-delay environment (`--timing bounded`), with the same three
+// properties (completeness as a bounded response read from the hosts'
+// round counters, EnvCompleteness; optionally over lassos,
+// EnvEventualCompleteness) and rotation symmetry (SymmetricEnv). See
+// docs/gossipfd.md.
 package gossipfd
