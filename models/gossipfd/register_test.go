@@ -103,8 +103,17 @@ func TestRegisteredBoundedDelay(t *testing.T) {
 	if v["accuracy"] == 0 {
 		t.Errorf("BRR n=4 F=2 under bounded delay: %v", v)
 	}
-	v, res := verdicts(build(t, "--timing", "bounded", "--variant", "dbrr", "--n", "4", "--crashes", "1", "--max-rounds", "8"), false)
+	r := build(t, "--timing", "bounded", "--variant", "dbrr", "--n", "4", "--crashes", "1", "--max-rounds", "8")
+	v, res := verdicts(r, false)
 	if len(v) != 0 || !res.Complete {
 		t.Errorf("DBRR n=4 F=1 under bounded delay: %v, complete %v", v, res.Complete)
+	}
+	// The symmetric model (registry.EnvBacked) keeps the env runner's
+	// charts and EnvModel.
+	if _, ok := r.(registry.Charter); !ok {
+		t.Error("the bounded-delay runner draws no charts")
+	}
+	if m, ok := registry.EnvModel(r); !ok || m.N() != 4 {
+		t.Error("the bounded-delay runner has no env model")
 	}
 }
