@@ -116,7 +116,10 @@ func TestGossipfdGoTracesInSpec(t *testing.T) {
 			if *update && in.Module == gCommittedModule && i == gCommittedSeed {
 				committed := filepath.Join(tlaDir(t), "traces", "go")
 				writeCommitted(t, committed, gCommittedName, b, tr)
-				src := GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, strings.Replace(run, name+"Test", gCommittedName+"Test", 1))
+				src, err := GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, strings.Replace(run, name+"Test", gCommittedName+"Test", 1))
+				if err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(filepath.Join(committed, gReplayModule+".qnt"), []byte(src), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -145,8 +148,11 @@ func TestGossipfdGoTracesInSpec(t *testing.T) {
 		runs = append(runs, run)
 	}
 	const module = "replayGossipfdWalks"
-	_, took := quintTestWalks(t, quint, "gossipfd.qnt", dir, module,
-		GossipQuintModule(module, "./gossipfd", GInstances, runs...), names, slices.Collect(maps.Keys(bad)))
+	src, err := GossipQuintModule(module, "./gossipfd", GInstances, runs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, took := quintTestWalks(t, quint, "gossipfd.qnt", dir, module, src, names, slices.Collect(maps.Keys(bad)))
 	t.Logf("%d Go walks (%d steps, %d crashes, %d with a false suspicion; instances %d) replay in gossipfd.qnt; the walks of the Go mutants brr-offset-2r and cleanup-ge do not; quint test %.1fs",
 		len(names), steps, crashes, falseSusp, len(GInstances), took.Seconds())
 }
@@ -181,7 +187,10 @@ func TestGossipfdCommittedGoTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	requireCurrentModule(t, filepath.Join(dir, gReplayModule+".qnt"),
-		GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, run),
+	src, err := GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireCurrentModule(t, filepath.Join(dir, gReplayModule+".qnt"), src,
 		"traces/go/replayGossipfd.qnt is stale: go test ./tla/conformance -run TestGossipfdGoTracesInSpec -update")
 }
