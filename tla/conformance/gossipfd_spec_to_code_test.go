@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,13 +91,18 @@ func firstLine(err error) string {
 // quintRun.traces.
 var quintGossip = quintRun{spec: "gossipfd.qnt", maxSteps: 60, exactN: true}
 
+// gCommittedSpecTraces are the instances with a committed spec trace:
+// BRR's example, DBRR, a Random plan, an out-of-phase start.
+var gCommittedSpecTraces = []string{"brr4x2", "dbrr4x2", "rand4s3", "dbrr4x2oop"}
+
 // TestGossipfdSpecTracesConform generates ITF traces of every instance of
 // gossipfd.qnt with quint into a temporary directory and replays each on
 // the Go machines in the round model, comparing every state. The same
 // traces are replayed on every Go mutant (fd.Mutants) and must diverge on
 // those of gMustCatch. With -update it rewrites the committed traces
-// tla/traces/gossipfd_{brr4x2,dbrr4x2}_seedS.itf.json (the first distinct
-// trace of each, S the quint seed). Knobs: QUINT_CONFORMANCE_TRACES
+// tla/traces/gossipfd_M_seedS.itf.json of the instances M of
+// gCommittedSpecTraces (the first distinct trace of each, S the quint
+// seed). Knobs: QUINT_CONFORMANCE_TRACES
 // (quint samples per instance, default 20), QUINT_SEED.
 func TestGossipfdSpecTracesConform(t *testing.T) {
 	quint := quintBin(t)
@@ -141,7 +149,7 @@ func TestGossipfdSpecTracesConform(t *testing.T) {
 			if len(files) < want {
 				t.Fatalf("only %d distinct traces of %d samples", len(files), k)
 			}
-			if *update && (in.Module == "brr4x2" || in.Module == "dbrr4x2") {
+			if *update && slices.Contains(gCommittedSpecTraces, in.Module) {
 				b, err := os.ReadFile(files[0])
 				if err != nil {
 					t.Fatal(err)
@@ -191,5 +199,73 @@ func TestGossipfdSpecMutantsDiverge(t *testing.T) {
 			}
 			t.Logf("%s on %s: diverges at state %d after %s", filepath.Base(file), base, d.Step, d.Action)
 		}
+	}
+}
+
+// TestGossipfdSpecViolationsConform has quint find the expected violations
+// of the Random and out-of-phase instances (as ci/quint.sh does) and
+// replays each violating trace on the Go machines: every state must
+// conform, and the Go state the trace ends in must violate the same
+// property (the Go check's error text is logged). Random sampling rarely
+// crashes the one host that matters (rand4s1: p0), so these traces are the
+// spec → code evidence for the false suspicion and the late declaration.
+func TestGossipfdSpecViolationsConform(t *testing.T) {
+	quint := quintBin(t)
+	for _, c := range []struct {
+		module, invariant, goProp, seed string
+		samples                         int
+	}{
+		{"rand4s1", "NoFalseSuspicion", "no-false-suspicion", quintSeed(), 300},
+		{"brr5x2oop", "Completeness", "completeness", "0x85f8", 1}, // ci/quint.sh's pinned seed
+	} {
+		dir := t.TempDir()
+		out, err := exec.Command(quint, "run", filepath.Join(tlaDir(t), "gossipfd.qnt"), "--main", c.module,
+			"--backend", "typescript", "--invariant", c.invariant, "--max-samples", strconv.Itoa(c.samples),
+			"--max-steps", "60", "--seed", c.seed, "--mbt", "--verbosity", "1",
+			"--out-itf", filepath.Join(dir, c.module+".itf.json")).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "[violation]") {
+			t.Fatalf("%s: quint finds no violation of %s (err %v):\n%s", c.module, c.invariant, err, out)
+		}
+		file := filepath.Join(dir, c.module+".itf.json")
+		in := gInst(t, c.module)
+		st, err := ReplayGossipITF(file, in, mutant.None)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the Go state at the end of the trace, checked by the Go property
+		m, err := in.Model(mutant.None)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := readITF(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := m.Init()[0]
+		for i := 1; i < len(tr.States); i++ {
+			name, _ := tr.States[i]["mbt::actionTaken"].(string)
+			p := -1
+			if v, ok := pick(tr.States[i], "p"); ok && name == "Crash" {
+				p = asInt(v)
+			}
+			a, ok := gAction(m, s, name, p)
+			if !ok {
+				t.Fatalf("%s: state %d: %s(%d) not enabled in Go", c.module, i, name, p)
+			}
+			if s, err = m.Apply(s, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var goErr error
+		for _, p := range m.Properties() {
+			if p.Name == c.goProp {
+				goErr = p.Check(s)
+			}
+		}
+		if goErr == nil {
+			t.Fatalf("%s: the Go state at the end of quint's %s counterexample satisfies %s", c.module, c.invariant, c.goProp)
+		}
+		t.Logf("%s: quint's %s counterexample (%d spec steps = %d Go steps, %d states compared) conforms; Go: %v",
+			c.module, c.invariant, st.SpecSteps, st.GoSteps, st.Compared, goErr)
 	}
 }
