@@ -158,7 +158,7 @@ cmutant noMask NoDuplicates
 cmutant noLimit Termination
 
 # ------------------------------------------ gossipfd (BRR and DBRR, rounds)
-echo "== gossipfd: round-based gossip failure detector, BRR and DBRR (tla/gossipfd*.qnt)"
+echo "== gossipfd: round-based gossip failure detector, BRR, DBRR, Random, out of phase (tla/gossipfd*.qnt)"
 gstart=$(date +%s)
 # (gossipfd.qnt is typechecked by the test run; gossipfd_mutants.qnt by
 # the mutant runs)
