@@ -18,7 +18,8 @@
 # QUINT_CORRECTION_SAMPLES (default 1000; its runs take up to 200 steps,
 # enough to reach quiescence, where liveness is checked); for gossipfd
 # QUINT_GOSSIPFD_SAMPLES (default 150; its runs end at the horizon, at
-# most 37 steps).
+# most 37 steps) and QUINT_GOSSIPFD_X_SAMPLES (default 60, the Random and
+# out-of-phase instances, at most 26 steps).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +31,7 @@ SAMPLES="${QUINT_SAMPLES:-4000}"
 STEPS="${QUINT_STEPS:-40}"
 CSAMPLES="${QUINT_CORRECTION_SAMPLES:-1000}"
 GSAMPLES="${QUINT_GOSSIPFD_SAMPLES:-150}"
+GXSAMPLES="${QUINT_GOSSIPFD_X_SAMPLES:-60}"
 
 start=$(date +%s)
 passed=0
@@ -156,7 +158,7 @@ cmutant noMask NoDuplicates
 cmutant noLimit Termination
 
 # ------------------------------------------ gossipfd (BRR and DBRR, rounds)
-echo "== gossipfd: round-based gossip failure detector, BRR and DBRR (tla/gossipfd*.qnt)"
+echo "== gossipfd: round-based gossip failure detector, BRR, DBRR, Random, out of phase (tla/gossipfd*.qnt)"
 gstart=$(date +%s)
 # (gossipfd.qnt is typechecked by the test run; gossipfd_mutants.qnt by
 # the mutant runs)
@@ -188,6 +190,21 @@ gmutant() {
 gmutant brrOffset2r NoFalseSuspicion
 gmutant dbrrSameDirection NoFalseSuspicion
 gmutant pingNeverAnswers Accuracy
+# Random (PLAN, the partner plan Go draws from a seed) and the out-of-phase
+# start (per-host OFFSETS); the expected verdicts are the Go checker's
+# (tla/conformance TestGossipfdInstanceVerdicts)
+gxstart=$(date +%s)
+step "run gossipfd rand4s3 Inv ($GXSAMPLES samples, Random plan of seed 3, one crash)" \
+  run tla/gossipfd.qnt --main rand4s3 --invariant Inv --max-samples "$GXSAMPLES"
+step "run gossipfd dbrr4x2oop Inv ($GXSAMPLES samples, offsets 0 1 2 3, two crashes)" \
+  run tla/gossipfd.qnt --main dbrr4x2oop --invariant Inv --max-samples "$GXSAMPLES"
+expect_violation "gossipfd rand4s1 NoFalseSuspicion (Random plan of seed 1: p1's only source is p0)" \
+  run tla/gossipfd.qnt --main rand4s1 --invariant NoFalseSuspicion --max-samples "$GXSAMPLES"
+# a rare schedule (p4 crashes before round 5, p1 before round 6): pinned seed
+expect_violation "gossipfd brr5x2oop Completeness (offsets 0 1 2 0 1: p3 declares p4 late; pinned seed)" \
+  "$QUINT" run --backend typescript --seed 0x85f8 --max-steps "$STEPS" --verbosity 1 \
+    tla/gossipfd.qnt --main brr5x2oop --invariant Completeness --max-samples 1
+echo "== gossipfd Random and out-of-phase checks took $(( $(date +%s) - gxstart ))s"
 echo "== gossipfd checks took $(( $(date +%s) - gstart ))s"
 # ------------------------------------------ replica (P2P-MPI replica coordination)
 # replica_checks: tla/replica*.qnt, the sending and reception agreements

@@ -71,7 +71,8 @@ const (
 // tests, and runs them with one `quint test`: every Go step must be a spec
 // step reaching the same state (the image code). The same module replays a
 // walk of the Go mutant brr-offset-2r (brr4) and one of cleanup-ge
-// (dbrr4x2), whose tests must fail. With -update it rewrites the
+// (dbrr4x2), a walk of brr4oop in brr4 (other offsets) and one of rand4s3
+// in rand4s1 (another plan), whose tests must fail. With -update it rewrites the
 // committed walk in tla/traces/go/ (gossipfd_brr4x2_walk0.{itf,trace}.json
 // and replayGossipfd.qnt). Knob: GO_WALKS (walks per instance, default 2).
 func TestGossipfdGoTracesInSpec(t *testing.T) {
@@ -116,7 +117,10 @@ func TestGossipfdGoTracesInSpec(t *testing.T) {
 			if *update && in.Module == gCommittedModule && i == gCommittedSeed {
 				committed := filepath.Join(tlaDir(t), "traces", "go")
 				writeCommitted(t, committed, gCommittedName, b, tr)
-				src := GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, strings.Replace(run, name+"Test", gCommittedName+"Test", 1))
+				src, err := GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, strings.Replace(run, name+"Test", gCommittedName+"Test", 1))
+				if err != nil {
+					t.Fatal(err)
+				}
 				if err := os.WriteFile(filepath.Join(committed, gReplayModule+".qnt"), []byte(src), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -124,12 +128,16 @@ func TestGossipfdGoTracesInSpec(t *testing.T) {
 		}
 	}
 	// the replay has teeth: walks of Go mutants must not replay
+	// (and walks replayed in an instance with other OFFSETS or another PLAN)
 	bad := map[string]struct {
-		in  GInstance
-		mut mutant.Name
+		in       GInstance
+		mut      mutant.Name
+		replayIn string // the instance replaying the walk; "" is in
 	}{
-		"mutantRoutingTest": {gInst(t, "brr4"), fd.MutantBRROffset2r},
-		"mutantCleanupTest": {gInst(t, "dbrr4x2"), fd.MutantCleanupGE},
+		"mutantRoutingTest": {gInst(t, "brr4"), fd.MutantBRROffset2r, ""},
+		"mutantCleanupTest": {gInst(t, "dbrr4x2"), fd.MutantCleanupGE, ""},
+		"otherPhaseTest":    {gInst(t, "brr4oop"), mutant.None, "brr4"},
+		"otherPlanTest":     {gInst(t, "rand4s3"), mutant.None, "rand4s1"},
 	}
 	for name, b := range bad {
 		m, tr := gossipWalk(t, b.in, b.mut, 0)
@@ -138,6 +146,9 @@ func TestGossipfdGoTracesInSpec(t *testing.T) {
 			t.Fatal(err)
 		}
 		g.Instance = b.in // replayed in the protocol's instance
+		if b.replayIn != "" {
+			g.Instance = gInst(t, b.replayIn)
+		}
 		run, err := g.QuintRun(name)
 		if err != nil {
 			t.Fatal(err)
@@ -145,9 +156,12 @@ func TestGossipfdGoTracesInSpec(t *testing.T) {
 		runs = append(runs, run)
 	}
 	const module = "replayGossipfdWalks"
-	_, took := quintTestWalks(t, quint, "gossipfd.qnt", dir, module,
-		GossipQuintModule(module, "./gossipfd", GInstances, runs...), names, slices.Collect(maps.Keys(bad)))
-	t.Logf("%d Go walks (%d steps, %d crashes, %d with a false suspicion; instances %d) replay in gossipfd.qnt; the walks of the Go mutants brr-offset-2r and cleanup-ge do not; quint test %.1fs",
+	src, err := GossipQuintModule(module, "./gossipfd", GInstances, runs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, took := quintTestWalks(t, quint, "gossipfd.qnt", dir, module, src, names, slices.Collect(maps.Keys(bad)))
+	t.Logf("%d Go walks (%d steps, %d crashes, %d with a false suspicion; instances %d) replay in gossipfd.qnt; the walks of the Go mutants brr-offset-2r and cleanup-ge, and the walks replayed under other offsets or another plan, do not; quint test %.1fs",
 		len(names), steps, crashes, falseSusp, len(GInstances), took.Seconds())
 }
 
@@ -181,7 +195,10 @@ func TestGossipfdCommittedGoTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	requireCurrentModule(t, filepath.Join(dir, gReplayModule+".qnt"),
-		GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, run),
+	src, err := GossipQuintModule(gReplayModule, "../../gossipfd", []GInstance{in}, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireCurrentModule(t, filepath.Join(dir, gReplayModule+".qnt"), src,
 		"traces/go/replayGossipfd.qnt is stale: go test ./tla/conformance -run TestGossipfdGoTracesInSpec -update")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,13 +88,26 @@ func firstLine(err error) string {
 // quintRun.traces.
 var quintGossip = quintRun{spec: "gossipfd.qnt", maxSteps: 60, exactN: true}
 
+// gLongOnly are the instances TestGossipfdSpecTracesConform runs only with
+// FTKERNEL_LONG=1 (a quint run each): rand4s1's false suspicion is the
+// committed counterexample of TestGossipfdSpecViolationsConform, rand5s4
+// has one behaviour, brr4oop's offsets are also covered by dbrr4x2oop and
+// brr5x2oop. TestGossipfdGoTracesInSpec runs them all.
+var gLongOnly = []string{"rand4s1", "rand5s4", "brr4oop"}
+
+// gCommittedSpecTraces are the instances with a committed spec trace:
+// BRR's example, DBRR, a Random plan, an out-of-phase start.
+var gCommittedSpecTraces = []string{"brr4x2", "dbrr4x2", "rand4s3", "dbrr4x2oop"}
+
 // TestGossipfdSpecTracesConform generates ITF traces of every instance of
 // gossipfd.qnt with quint into a temporary directory and replays each on
 // the Go machines in the round model, comparing every state. The same
 // traces are replayed on every Go mutant (fd.Mutants) and must diverge on
 // those of gMustCatch. With -update it rewrites the committed traces
-// tla/traces/gossipfd_{brr4x2,dbrr4x2}_seedS.itf.json (the first distinct
-// trace of each, S the quint seed). Knobs: QUINT_CONFORMANCE_TRACES
+// tla/traces/gossipfd_M_seedS.itf.json of the instances M of
+// gCommittedSpecTraces (the first distinct trace of each, S the quint
+// seed). The instances of gLongOnly run with FTKERNEL_LONG=1 only.
+// Knobs: QUINT_CONFORMANCE_TRACES
 // (quint samples per instance, default 20), QUINT_SEED.
 func TestGossipfdSpecTracesConform(t *testing.T) {
 	quint := quintBin(t)
@@ -101,6 +115,9 @@ func TestGossipfdSpecTracesConform(t *testing.T) {
 	seed := quintSeed()
 	for _, in := range GInstances {
 		t.Run(in.Module, func(t *testing.T) {
+			if slices.Contains(gLongOnly, in.Module) && os.Getenv("FTKERNEL_LONG") != "1" {
+				t.Skip("FTKERNEL_LONG=1 runs it")
+			}
 			files, gen := quintGossip.traces(t, quint, t.TempDir(), in.Module, k, seed)
 			t0 := time.Now()
 			var tot Stats
@@ -133,10 +150,14 @@ func TestGossipfdSpecTracesConform(t *testing.T) {
 					falseSusp++
 				}
 			}
-			if len(files) < k/4 {
+			want := k / 4
+			if in.F == 0 {
+				want = 1 // without crashes the round model is deterministic: one trace
+			}
+			if len(files) < want {
 				t.Fatalf("only %d distinct traces of %d samples", len(files), k)
 			}
-			if *update && (in.Module == "brr4x2" || in.Module == "dbrr4x2") {
+			if *update && slices.Contains(gCommittedSpecTraces, in.Module) {
 				b, err := os.ReadFile(files[0])
 				if err != nil {
 					t.Fatal(err)
