@@ -78,6 +78,14 @@ type Config struct {
 	// Codec decodes the protocol's states, messages and values, so that
 	// worlds can be decoded (Model.Decode; see decode.go). Optional.
 	Codec Codec
+	// MaySend is the protocol's "may still send to" relation, used by
+	// partial-order reduction in depth-first search (persistent.go):
+	// MaySend(node, p, r) must be true whenever some future step of node,
+	// the state of live process p, on any sequence of events (deliveries,
+	// calls of its schedule, timers, suspicions) may send a message to r.
+	// It must be deterministic. Optional: nil means every process may send
+	// to every process (sound, and no reduction from it).
+	MaySend func(node core.Machine, p, r core.Rank) bool
 }
 
 func (c *Config) validate() error {
