@@ -197,9 +197,8 @@ func (ps *persistScratch) maySend(q, r int) bool {
 				continue
 			}
 			ps.send[i] = make([]bool, n)
-			node := ps.s.proc(core.Rank(i)).node
 			for j := range n {
-				ps.send[i][j] = f(node, core.Rank(i), core.Rank(j))
+				ps.send[i][j] = f(ps.s, core.Rank(i), core.Rank(j))
 			}
 		}
 	}
