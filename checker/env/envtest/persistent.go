@@ -1,6 +1,7 @@
 package envtest
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,10 @@ import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 )
+
+// ErrIncomplete is wrapped by ComparePersistent's error when a search
+// stopped at its state bound.
+var ErrIncomplete = errors.New("envtest: search incomplete")
 
 // PORReport compares a depth-first search with persistent sets
 // (checker.Options.POR) against the unreduced one on the same model.
@@ -32,8 +37,9 @@ type PORReport struct {
 
 // ComparePersistent runs checker.DFS on m twice, without and with
 // Options.POR, each continuing after violations (ContinueAfterViolation)
-// and bounded by maxStates, with one property added: a quiescence
-// property that records the encoding of every quiescent world. It returns
+// and bounded by maxStates, with m's properties other than Eventually
+// ones (which turn the reduction off) and one more: a quiescence property
+// that records the encoding of every quiescent world. It returns
 // an error when either search fails or is incomplete, when the reduced
 // search visits more states, finds a different set of violated properties,
 // or a different set of quiescent worlds (persistent sets preserve every
@@ -93,13 +99,19 @@ func dfsQuiet(m *env.Model, maxStates int64, por bool) (*checker.Result, map[str
 			seen[string(m.Encode(nil, w))] = true
 			return nil
 		}}
-	qm := quietRecorder{Model: m, props: append(slices.Clip(m.Properties()), rec)}
+	var props []checker.Property[*env.World]
+	for _, p := range m.Properties() {
+		if p.Kind != checker.Eventually {
+			props = append(props, p)
+		}
+	}
+	qm := quietRecorder{Model: m, props: append(props, rec)}
 	res := checker.DFS[*env.World](qm, checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates})
 	if res.Err != nil {
 		return nil, nil, fmt.Errorf("%s (por %v): %w", m.Name(), por, res.Err)
 	}
 	if !res.Complete {
-		return nil, nil, fmt.Errorf("%s (por %v): incomplete (%s) after %d states", m.Name(), por, res.Stop, res.States)
+		return nil, nil, fmt.Errorf("%s (por %v): %w (%s) after %d states", m.Name(), por, ErrIncomplete, res.Stop, res.States)
 	}
 	return res, seen, nil
 }
