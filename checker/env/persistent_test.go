@@ -30,10 +30,18 @@ func onlyZero() checker.Property[*env.World] {
 		}}
 }
 
-// toysWith returns every SoundnessToys config with rel as MaySend and the
-// onlyZero invariant, in name order.
+// toysWith returns every SoundnessToys config, and four of them under
+// BoundedDelay with Δ = 2, with rel as MaySend and the onlyZero invariant,
+// in name order.
 func toysWith(rel func(*env.World, core.Rank, core.Rank) bool) ([]string, map[string]env.Config) {
 	cfgs := env.SoundnessToys()
+	// BoundedDelay variants (SoundnessToys has none): persistent sets must
+	// then hold an action due now, so that no Tick happens outside them.
+	for _, name := range []string{"flood-lossy", "star-survivor", "ticker-rounds", "flood-no-detector"} {
+		cfg := cfgs[name]
+		cfg.Timing, cfg.Delta = env.BoundedDelay, 2
+		cfgs[name+"-delay2"] = cfg
+	}
 	names := make([]string, 0, len(cfgs))
 	for name, cfg := range cfgs {
 		cfg.MaySend = rel
