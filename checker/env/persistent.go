@@ -3,6 +3,7 @@ package env
 import (
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
 )
 
 var _ checker.Persistent[*World] = (*Model)(nil)
@@ -135,7 +136,7 @@ func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Act
 			return buf
 		}
 		ps.acts[a.P] = true
-		if a.Kind != Crash && (!m.timed() || m.dueNow(s, a)) {
+		if a.Kind != Crash && (!m.timed() || m.dueNow(s, a) || persistMutant == mutNoDue) {
 			ps.cand[a.P] = true
 		}
 	}
@@ -168,6 +169,18 @@ func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Act
 	}
 	return buf
 }
+
+// Broken variants of the rules of Persistent, for the tests that show each
+// rule is needed (persistent_test.go); persistMutant is None except while
+// such a test runs.
+const (
+	mutNoCrashRule       mutant.Name = "persistent-no-crash-rule"
+	mutNoDue             mutant.Name = "persistent-no-due-action"
+	mutNoLostSender      mutant.Name = "persistent-no-lost-sender-rule"
+	mutDirectSendersOnly mutant.Name = "persistent-direct-senders-only"
+)
+
+var persistMutant mutant.Name
 
 // persistScratch holds what Persistent computes once per world.
 type persistScratch struct {
@@ -213,7 +226,7 @@ func (ps *persistScratch) closure(p int) []bool {
 	act := make([]bool, n)
 	for changed := true; changed; {
 		changed = false
-		if ps.anyCrash {
+		if ps.anyCrash && persistMutant != mutNoCrashRule {
 			absorb := ps.detector
 			for q := range n {
 				if in[q] && ps.crash[q] {
@@ -232,7 +245,7 @@ func (ps *persistScratch) closure(p int) []bool {
 		for q := range n {
 			act[q] = !in[q] && ps.live[q] && ps.acts[q]
 		}
-		for grew := true; grew; {
+		for grew := persistMutant != mutDirectSendersOnly; grew; {
 			grew = false
 			for q := range n {
 				if !act[q] {
@@ -256,7 +269,7 @@ func (ps *persistScratch) closure(p int) []bool {
 				}
 			}
 		}
-		if ps.m.cfg.Loss == LossOnCrash {
+		if ps.m.cfg.Loss == LossOnCrash && persistMutant != mutNoLostSender {
 			for r := range n {
 				if !in[r] || !ps.live[r] {
 					continue

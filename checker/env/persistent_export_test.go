@@ -1,6 +1,20 @@
 package env
 
-import "github.com/ftkernel/ftkernel/core"
+import (
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
+
+// PersistentMutants are the broken variants of Persistent's rules.
+var PersistentMutants = []mutant.Name{mutNoCrashRule, mutNoDue, mutNoLostSender, mutDirectSendersOnly}
+
+// SetPersistentMutant turns a broken variant of Persistent's rules on
+// (None: off) and returns the function that restores the previous one.
+func SetPersistentMutant(name mutant.Name) func() {
+	old := persistMutant
+	persistMutant = name
+	return func() { persistMutant = old }
+}
 
 // ToyMaySend is the may-send relation of the toy protocols of
 // SoundnessToys, read off their Step functions (toy_test.go,

@@ -3,6 +3,7 @@ package env_test
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -43,8 +44,13 @@ func toysWith(rel func(*env.World, core.Rank, core.Rank) bool) ([]string, map[st
 		cfgs[name+"-delay2"] = cfg
 	}
 	names := make([]string, 0, len(cfgs))
+	for name, cfg := range raceToys() {
+		cfgs[name] = cfg // their own relation, unless rel is NoSend
+	}
 	for name, cfg := range cfgs {
-		cfg.MaySend = rel
+		if cfg.MaySend == nil || rel == nil || reflect.ValueOf(rel).Pointer() == reflect.ValueOf(env.NoSend).Pointer() {
+			cfg.MaySend = rel
+		}
 		cfg.Properties = append(cfg.Properties, onlyZero())
 		cfgs[name] = cfg
 		names = append(names, name)
@@ -122,5 +128,33 @@ func TestPersistentCatchesUnsoundRelation(t *testing.T) {
 	}
 	if caught == 0 {
 		t.Fatal("the planted relation NoSend passed the guard on every toy")
+	}
+}
+
+// TestPersistentRulesNeeded: each rule of Persistent is needed: with it
+// broken (the crash rule, the due action under BoundedDelay, the
+// lost-sender rule, the processes woken by messages), the guard finds a
+// toy whose reduced search loses a quiescent world or a violation.
+func TestPersistentRulesNeeded(t *testing.T) {
+	names, cfgs := toysWith(env.ToyMaySend)
+	for _, mut := range env.PersistentMutants {
+		restore := env.SetPersistentMutant(mut)
+		caught := ""
+		for _, name := range names {
+			m, err := env.New(cfgs[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := envtest.ComparePersistent(m, 500_000); err != nil {
+				caught = err.Error()
+				break
+			}
+		}
+		restore()
+		if caught == "" {
+			t.Errorf("%s: no toy catches it", mut)
+			continue
+		}
+		t.Logf("%s caught: %s", mut, caught)
 	}
 }
