@@ -103,16 +103,23 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // enabled in no quiescent world (Quiescent: only budget crashes are left)
 // and does not undo a Stable violation (checker.Persistent).
 func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Action) []checker.Action {
-	if m.reads&readsBlock != 0 || len(enabled) < 2 {
+	// Without a relation every active process may send to every live one,
+	// so S always takes in every process with an enabled action.
+	if m.reads&readsBlock != 0 || len(enabled) < 2 || m.cfg.MaySend == nil {
 		return buf
 	}
 	n := m.cfg.N
+	slab := make([]bool, 8*n) // one allocation for the per-process flags
 	ps := persistScratch{
-		live:  make([]bool, n),
-		crash: make([]bool, n),
-		acts:  make([]bool, n),
-		cand:  make([]bool, n),
+		live:  slab[0*n : 1*n],
+		crash: slab[1*n : 2*n],
+		acts:  slab[2*n : 3*n],
+		cand:  slab[3*n : 4*n],
+		in:    slab[4*n : 5*n],
+		act:   slab[5*n : 6*n],
+		row:   slab[6*n : 7*n],
 	}
+	best := slab[7*n : 8*n]
 	anyCrash := false
 	pending := false // a live process has calls left
 	for q := range n {
@@ -143,7 +150,7 @@ func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Act
 	ps.m, ps.s = m, s
 	ps.detector = m.cfg.Detector != DetectorNone
 	ps.anyCrash = anyCrash
-	best, bestN := []bool(nil), len(enabled)
+	found, bestN := false, len(enabled)
 	for p := range n {
 		if !ps.cand[p] {
 			continue
@@ -156,10 +163,11 @@ func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Act
 			}
 		}
 		if k < bestN {
-			best, bestN = set, k
+			found, bestN = true, k
+			copy(best, set)
 		}
 	}
-	if best == nil {
+	if !found {
 		return buf
 	}
 	for _, a := range enabled {
@@ -190,9 +198,11 @@ type persistScratch struct {
 	crash    []bool // live processes that may crash
 	acts     []bool // processes with an enabled action
 	cand     []bool // processes that may start a set
+	in, act  []bool // closure: the set S and the processes A
+	row      []bool // row[q]: send[q] is filled
 	detector bool
 	anyCrash bool
-	send     [][]bool // may-send matrix, filled on first use
+	send     []bool // may-send matrix, send[q*n+r]; row q filled on first use
 }
 
 // maySend reports whether live process q may send to r (Config.MaySend;
@@ -202,28 +212,26 @@ func (ps *persistScratch) maySend(q, r int) bool {
 	if f == nil {
 		return true
 	}
+	n := len(ps.live)
 	if ps.send == nil {
-		n := len(ps.live)
-		ps.send = make([][]bool, n)
-		for i := range n {
-			if !ps.live[i] {
-				continue
-			}
-			ps.send[i] = make([]bool, n)
-			for j := range n {
-				ps.send[i][j] = f(ps.s, core.Rank(i), core.Rank(j))
-			}
+		ps.send = make([]bool, n*n)
+	}
+	if !ps.row[q] {
+		ps.row[q] = true
+		for j := range n {
+			ps.send[q*n+j] = f(ps.s, core.Rank(q), core.Rank(j))
 		}
 	}
-	return ps.send[q][r]
+	return ps.send[q*n+r]
 }
 
-// closure returns the set S grown from {p} by the rules of Persistent.
+// closure returns the set S grown from {p} by the rules of Persistent (in
+// ps.in: valid until the next call).
 func (ps *persistScratch) closure(p int) []bool {
 	n := len(ps.live)
-	in := make([]bool, n)
+	in, act := ps.in, ps.act
+	clear(in)
 	in[p] = true
-	act := make([]bool, n)
 	for changed := true; changed; {
 		changed = false
 		if ps.anyCrash && persistMutant != mutNoCrashRule {
