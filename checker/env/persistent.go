@@ -1,6 +1,8 @@
 package env
 
 import (
+	"slices"
+
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
@@ -307,3 +309,9 @@ func (m *Model) dueNow(s *World, a checker.Action) bool {
 	}
 	return false
 }
+
+// NextRoundTimers lists p's timers armed for the next round under
+// LockStepRounds, ascending (nil under the other timings; shared: do not
+// modify). With Timers it is everything p has armed, which a MaySend
+// relation must account for.
+func (w *World) NextRoundTimers(p core.Rank) []uint64 { return slices.Clip(w.proc(p).next) }

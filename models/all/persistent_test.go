@@ -29,6 +29,7 @@ var persistentConfigs = []struct {
 	{"correction", "--P 3 --faults 0 --correction opportunistic", true},
 	{"correction", "--P 3 --faults 0 --correction delayed", true},
 	{"correction", "--P 2 --correction checked --timing rounds", false},
+	{"correction", "--P 3 --timing rounds --faults 2", false},
 	{"ringfd", "--n 3", false},
 	{"gossipfd", "--timing bounded", false},
 	{"replica", "", false},

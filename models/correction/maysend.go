@@ -13,7 +13,8 @@ import (
 // nearly everyone); what the relation knows is when a process has sent its
 // last message. A colored process p sends nothing more when
 //
-//   - it has no timer armed: every send of a colored process happens on
+//   - it has no timer armed (env.World.Timers, and NextRoundTimers under
+//     lock-step rounds): every send of a colored process happens on
 //     a step it takes itself, and after coloring only a timer starts one
 //     (statemachine/correction: sendNext and sendGossip run on
 //     TimerSendSlot, onDelay re-opens the right direction on TimerDelay;
@@ -38,7 +39,7 @@ import (
 func maySend(syncStart bool) func(w *env.World, p, r core.Rank) bool {
 	return func(w *env.World, p, r core.Rank) bool {
 		n, ok := w.Node(p).(*corrsm.Node)
-		if !ok || !n.Colored() || len(w.Timers(p)) > 0 {
+		if !ok || !n.Colored() || len(w.Timers(p)) > 0 || len(w.NextRoundTimers(p)) > 0 {
 			return true
 		}
 		if !n.Participant() {
