@@ -43,7 +43,12 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // when it is a proper subset of enabled; among the candidates the smallest
 // T wins (ties: the lowest p).
 //
-// The reduction is off (nothing is returned) when a transition property
+// Without Config.MaySend nothing is returned: every process of A may then
+// send to every live process, so S takes in every process with an enabled
+// action. Cost: O(N²) calls of MaySend per world (each pair at most once)
+// and O(N³) steps per candidate.
+//
+// The reduction is also off when a transition property
 // reads anything (checker.ReadsAnything), when one reads the failures
 // (checker.ReadsFailures) and a crash is still possible, and when one
 // reads the inputs (checker.ReadsInputs) and a live process has a call
