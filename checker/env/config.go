@@ -78,6 +78,15 @@ type Config struct {
 	// Codec decodes the protocol's states, messages and values, so that
 	// worlds can be decoded (Model.Decode; see decode.go). Optional.
 	Codec Codec
+	// MaySend is the protocol's "may still send to" relation, used by
+	// partial-order reduction in depth-first search (persistent.go):
+	// MaySend(w, p, r), for a live process p of world w, must be true
+	// whenever some step of p in some run from w, on any sequence of events
+	// (deliveries, the calls left in its schedule, timers, suspicions), may
+	// send a message to r. It may read w (p's node, w.PendingCalls(p), its
+	// timers) and must be deterministic. Optional: nil means every process
+	// may send to every process (sound, and no reduction from it).
+	MaySend func(w *World, p, r core.Rank) bool
 }
 
 func (c *Config) validate() error {

@@ -236,8 +236,13 @@ func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
+	var rel func(*env.World, core.Rank, core.Rank) bool
+	if ids, ok := scheduledAgreements(schedules); ok {
+		rel = maySend(ids)
+	}
 	return env.New(env.Config{
-		Name: b.String(), N: p.N, Crashes: p.Crashes, Network: p.Network,
+		MaySend: rel,
+		Name:    b.String(), N: p.N, Crashes: p.Crashes, Network: p.Network,
 		Loss: p.Loss, Blocking: p.Blocking,
 		NewNode: func(r core.Rank, n int) core.Machine {
 			node, err := erasm.New(r, cfg)

@@ -1,0 +1,322 @@
+package env
+
+import (
+	"slices"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
+
+var _ checker.Persistent[*World] = (*Model)(nil)
+
+// Persistent implements checker.Persistent (partial-order reduction in
+// depth-first search, checker.Options.POR with checker.DepthFirst): it
+// returns the enabled actions of a set S of processes, the smallest such
+// set found over the candidates below, or nothing (expand fully).
+//
+// # The set
+//
+// An action belongs to the process it steps: a Deliver or Lose to its
+// receiver P, a Crash, Detect, Call or Fire to its P. Clock and Tick belong
+// to none; when one is enabled the world is expanded fully.
+//
+// For each live process p with an enabled action other than a Crash (under
+// BoundedDelay: with an enabled action that is due now, see below), S
+// starts as {p} and grows to a fixpoint:
+//
+//   - Crash rule. If some live process may crash (a Fail rank, or any
+//     non-Survivor while the budget lasts) and either the detector is on or
+//     S holds a process that may crash, every process that may crash joins
+//     S. (Under the perfect detector a crash outside S would enable a
+//     Detect at every live process of S; two crashes are dependent.)
+//   - May-send rule. Let A be the processes outside S that may act before
+//     an action of S is taken: the live ones with an enabled action, and,
+//     repeatedly, every live process some process of A may send to. Every
+//     process of A that may send to a process of S joins S. "May send to"
+//     is Config.MaySend (nil: everyone).
+//   - Lost-sender rule (LossOnCrash only). A live sender of a message in
+//     flight to S that may crash joins S: its crash would make a Lose of
+//     that message enabled at S.
+//
+// T is the enabled actions of S, in the order of enabled. It is returned
+// when it is a proper subset of enabled; among the candidates the smallest
+// T wins (ties: the lowest p).
+//
+// Without Config.MaySend nothing is returned: every process of A may then
+// send to every live process, so S takes in every process with an enabled
+// action. Cost: O(N²) calls of MaySend per world (each pair at most once)
+// and O(N³) steps per candidate.
+//
+// The reduction is also off when a transition property
+// reads anything (checker.ReadsAnything), when one reads the failures
+// (checker.ReadsFailures) and a crash is still possible, and when one
+// reads the inputs (checker.ReadsInputs) and a live process has a call
+// left: those make crashes, respectively calls, dependent with every
+// action (independence.go).
+//
+// # Soundness (checker.Persistent's contract)
+//
+// Let w be a path from s, in the full graph, that takes no action of T.
+//
+// No process of S steps on w. Its actions enabled in s are in T. A new
+// action of q ∈ S needs one of: a message sent to q (Deliver, and Lose
+// later); a crash (Detect under the detector; Lose of a message from the
+// crashed sender under LossOnCrash); q's own step (a Call after a Return
+// under Blocking, a Fire after q arms a timer); a Clock or a Tick (timers
+// of Config.Wakeups, LockStepRounds' next round). By induction along w,
+// only processes of A step on w: a process outside S steps only when it
+// has an enabled action, which it had in s (it is in A) or got from a
+// message of an earlier stepping process (in A, so it is in A), since
+// crashes outside S do not happen under the detector and Clock and Tick
+// do not happen (below). No process of A may send to S (the may-send rule),
+// so no message reaches S. A crash outside S happens only when no process
+// of S may crash and the detector is off, so no Detect appears; a Lose
+// appears at S only if the sender of a message to S crashes on w, and
+// such a sender is in S (lost-sender rule), whose actions are not taken.
+// T holds an action other than a Crash, of a process of S, which stays
+// enabled along w (nothing changes that process's record), so the world's
+// count of enabled non-crash actions stays positive and neither Clock nor
+// LockStepRounds' Tick becomes enabled. Under BoundedDelay T holds an
+// action that is due now (a message at its deadline, a due timer, a call,
+// a detection); only a Tick moves deadlines, so it stays due, and a Tick
+// is enabled only when nothing is due: no Tick on w either.
+//
+// Every action a of w is independent of every b ∈ T (Independence's
+// conditions 1–3, actions as transitions: a Deliver is the delivery of one
+// message, whatever its index). a steps a process q ∉ S, b a process p ∈ S
+// (Lose included: it removes a message from its receiver's inbox and steps
+// no node; its sender has crashed and never steps). Their records are
+// disjoint, so their node steps see the same events in either order. b may
+// add messages to q's inbox; a adds none to p's (q ∉ S may not send to S,
+// or q would be in S). So b's delivery, if any, is of a message that a does
+// not touch (when b delivers a message from q, q takes no step that sends
+// to p: that is what Independence's sender rule protects, the index of b's
+// message among q's, and it is kept here because q sends nothing to p),
+// and a's delivery of a message from p is of a message b leaves in place
+// (under FIFO b appends to p's queue to q: the head is unchanged). Crashes:
+// a and b are not both crashes (crash rule); a crash of q and a step of p
+// commute as in Independence (a message p sends to q is removed by the
+// crash or dropped at send: the same world). Neither disables the other,
+// since enabledness of a step of a process reads only its own record and
+// the crashed set, which a crash of q ∉ S extends only when no Detect
+// follows (detector off). The verdicts of transition properties that read
+// checker.ReadsStep (the action, the actor's record before and after, the
+// effects) are unchanged: the other action does not touch the actor;
+// ReadsInputs and ReadsFailures turn the reduction off where they would
+// matter (above). So T is persistent (condition 1).
+//
+// Progress (condition 2): T holds p's action other than a Crash; it is
+// enabled in no quiescent world (Quiescent: only budget crashes are left)
+// and does not undo a Stable violation (checker.Persistent).
+func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Action) []checker.Action {
+	// Without a relation every active process may send to every live one,
+	// so S always takes in every process with an enabled action.
+	if m.reads&readsBlock != 0 || len(enabled) < 2 || m.cfg.MaySend == nil {
+		return buf
+	}
+	n := m.cfg.N
+	slab := make([]bool, 8*n) // one allocation for the per-process flags
+	ps := persistScratch{
+		live:  slab[0*n : 1*n],
+		crash: slab[1*n : 2*n],
+		acts:  slab[2*n : 3*n],
+		cand:  slab[3*n : 4*n],
+		in:    slab[4*n : 5*n],
+		act:   slab[5*n : 6*n],
+		row:   slab[6*n : 7*n],
+	}
+	best := slab[7*n : 8*n]
+	anyCrash := false
+	pending := false // a live process has calls left
+	for q := range n {
+		pr := s.proc(core.Rank(q))
+		if !pr.live {
+			continue
+		}
+		ps.live[q] = true
+		if m.fail.Has(core.Rank(q)) || (m.budget(s) && !m.survive.Has(core.Rank(q))) {
+			ps.crash[q], anyCrash = true, true
+		}
+		if int(pr.made) < len(m.sched[s.alt][q]) {
+			pending = true
+		}
+	}
+	if anyCrash && m.reads&checker.ReadsFailures != 0 || pending && m.reads&checker.ReadsInputs != 0 {
+		return buf
+	}
+	for _, a := range enabled {
+		if a.Kind == Clock || a.Kind == Tick || a.P < 0 || int(a.P) >= n {
+			return buf
+		}
+		ps.acts[a.P] = true
+		if a.Kind != Crash && (!m.timed() || m.dueNow(s, a) || persistMutant == mutNoDue) {
+			ps.cand[a.P] = true
+		}
+	}
+	ps.m, ps.s = m, s
+	ps.detector = m.cfg.Detector != DetectorNone
+	ps.anyCrash = anyCrash
+	found, bestN := false, len(enabled)
+	for p := range n {
+		if !ps.cand[p] {
+			continue
+		}
+		set := ps.closure(p)
+		k := 0
+		for _, a := range enabled {
+			if set[a.P] {
+				k++
+			}
+		}
+		if k < bestN {
+			found, bestN = true, k
+			copy(best, set)
+		}
+	}
+	if !found {
+		return buf
+	}
+	for _, a := range enabled {
+		if best[a.P] {
+			buf = append(buf, a)
+		}
+	}
+	return buf
+}
+
+// Broken variants of the rules of Persistent, for the tests that show each
+// rule is needed (persistent_test.go); persistMutant is None except while
+// such a test runs.
+const (
+	mutNoCrashRule       mutant.Name = "persistent-no-crash-rule"
+	mutNoDue             mutant.Name = "persistent-no-due-action"
+	mutNoLostSender      mutant.Name = "persistent-no-lost-sender-rule"
+	mutDirectSendersOnly mutant.Name = "persistent-direct-senders-only"
+)
+
+var persistMutant mutant.Name
+
+// persistScratch holds what Persistent computes once per world.
+type persistScratch struct {
+	m        *Model
+	s        *World
+	live     []bool // live processes
+	crash    []bool // live processes that may crash
+	acts     []bool // processes with an enabled action
+	cand     []bool // processes that may start a set
+	in, act  []bool // closure: the set S and the processes A
+	row      []bool // row[q]: send[q] is filled
+	detector bool
+	anyCrash bool
+	send     []bool // may-send matrix, send[q*n+r]; row q filled on first use
+}
+
+// maySend reports whether live process q may send to r (Config.MaySend;
+// true without it).
+func (ps *persistScratch) maySend(q, r int) bool {
+	f := ps.m.cfg.MaySend
+	if f == nil {
+		return true
+	}
+	n := len(ps.live)
+	if ps.send == nil {
+		ps.send = make([]bool, n*n)
+	}
+	if !ps.row[q] {
+		ps.row[q] = true
+		for j := range n {
+			ps.send[q*n+j] = f(ps.s, core.Rank(q), core.Rank(j))
+		}
+	}
+	return ps.send[q*n+r]
+}
+
+// closure returns the set S grown from {p} by the rules of Persistent (in
+// ps.in: valid until the next call).
+func (ps *persistScratch) closure(p int) []bool {
+	n := len(ps.live)
+	in, act := ps.in, ps.act
+	clear(in)
+	in[p] = true
+	for changed := true; changed; {
+		changed = false
+		if ps.anyCrash && persistMutant != mutNoCrashRule {
+			absorb := ps.detector
+			for q := range n {
+				if in[q] && ps.crash[q] {
+					absorb = true
+				}
+			}
+			if absorb {
+				for q := range n {
+					if ps.crash[q] && !in[q] {
+						in[q], changed = true, true
+					}
+				}
+			}
+		}
+		// A: outside processes that may step before S does.
+		for q := range n {
+			act[q] = !in[q] && ps.live[q] && ps.acts[q]
+		}
+		for grew := persistMutant != mutDirectSendersOnly; grew; {
+			grew = false
+			for q := range n {
+				if !act[q] {
+					continue
+				}
+				for r := range n {
+					if !act[r] && !in[r] && ps.live[r] && ps.maySend(q, r) {
+						act[r], grew = true, true
+					}
+				}
+			}
+		}
+		for q := range n {
+			if !act[q] {
+				continue
+			}
+			for r := range n {
+				if in[r] && ps.maySend(q, r) {
+					in[q], changed = true, true
+					break
+				}
+			}
+		}
+		if ps.m.cfg.Loss == LossOnCrash && persistMutant != mutNoLostSender {
+			for r := range n {
+				if !in[r] || !ps.live[r] {
+					continue
+				}
+				for _, e := range ps.s.proc(core.Rank(r)).inbox {
+					if q := int(e.from); !in[q] && ps.crash[q] {
+						in[q], changed = true, true
+					}
+				}
+			}
+		}
+	}
+	return in
+}
+
+// dueNow reports whether enabled action a must happen before the next Tick
+// under BoundedDelay: a Deliver or Lose of a message at its deadline, a
+// Call, a Detect or a Fire (enabled only when due).
+func (m *Model) dueNow(s *World, a checker.Action) bool {
+	switch a.Kind {
+	case Call, Detect, Fire:
+		return true
+	case Deliver, Lose:
+		in := s.proc(core.Rank(a.P)).inbox
+		i, ok := findEntry(in, m.cfg.Network, core.Rank(a.Q), a.I)
+		return ok && in[i].d == 0
+	}
+	return false
+}
+
+// NextRoundTimers lists p's timers armed for the next round under
+// LockStepRounds, ascending (nil under the other timings; shared: do not
+// modify). With Timers it is everything p has armed, which a MaySend
+// relation must account for.
+func (w *World) NextRoundTimers(p core.Rank) []uint64 { return slices.Clip(w.proc(p).next) }
