@@ -41,6 +41,30 @@ const (
 	// MutantNoLogRecommit: a new master re-sends its backup but does not
 	// re-commit its log (the paper's text, literally).
 	MutantNoLogRecommit = mutant.Name("no-log-recommit")
+	// MutantResendOwnMID: a new master re-sends its backup under MIDs of
+	// its own, the communicator field set to its replica index (as if the
+	// re-send opened a new context); a receiver that already has the
+	// original cannot recognise the re-send, and one that has only the
+	// re-send delivers a message the others never deliver. Breaks
+	// agreement (the receivers' delivered MIDs differ; the payloads are
+	// the same, so the outputs agree).
+	MutantResendOwnMID = mutant.Name("resend-own-mid")
+	// MutantLiteralReception: §4.2's reception rule read literally with
+	// per-channel clocks: a MID enters the history when delivered ("MIDs
+	// stored earlier") and a Recv extracts the smallest matching MID in the
+	// queue, without waiting for the next of its channel. A duplicate that
+	// arrives while the original is queued is then delivered at the next
+	// Recv on that channel. Breaks integrity. It turns off both of the
+	// machine's duplicate filters (history at arrival, in-sequence
+	// delivery): with either one on, no MID is ever delivered twice
+	// (MutantHistoryAtDelivery, MutantHistoryNotConsulted).
+	MutantLiteralReception = mutant.Name("literal-reception")
+	// MutantRecvIgnoresSource: a Recv with an explicit source matches a
+	// message from any source (the source is not compared, as if every
+	// receive were ANY_SOURCE). Two replicas of a receiver may then take
+	// two racing messages in different orders. Breaks total order; with
+	// gather-sum the sum, hence every output, is unchanged.
+	MutantRecvIgnoresSource = mutant.Name("recv-ignores-source")
 )
 
 // Mutants lists every mutant of this package.
@@ -54,6 +78,9 @@ var Mutants = []mutant.Name{
 	MutantReplicaClock,
 	MutantHistoryAtDelivery,
 	MutantNoLogRecommit,
+	MutantResendOwnMID,
+	MutantLiteralReception,
+	MutantRecvIgnoresSource,
 }
 
 // hooks are the points where a mutant differs from the protocol.
@@ -75,6 +102,12 @@ type hooks struct {
 	pick func(n *Node, match func(entry) bool) int
 	// takeOver is what a replica does when it becomes master.
 	takeOver func(n *Node)
+	// resendMID is the MID under which a new master re-sends the backup
+	// entry of MID m.
+	resendMID func(n *Node, m MID) MID
+	// matches reports whether queued message e matches instruction in =
+	// Recv(src, tag).
+	matches func(in Instr, e entry) bool
 }
 
 func correct() hooks {
@@ -86,7 +119,15 @@ func correct() hooks {
 		historyAtArrival: true,
 		pick:             nextInSequence,
 		takeOver:         func(n *Node) { n.resendBackup(); n.recommitLog() },
+		resendMID:        func(_ *Node, m MID) MID { return m },
+		matches:          matchesRecv,
 	}
+}
+
+// matchesRecv is MPI matching: the message's source and tag are those of
+// in, or in's are ANY_SOURCE / ANY_TAG.
+func matchesRecv(in Instr, e entry) bool {
+	return (in.Peer == Any || int(e.MID.Src) == in.Peer) && (in.Tag == Any || int(e.MID.Tag) == in.Tag)
 }
 
 // nextInSequence is the index of the queued message of smallest MID among
@@ -139,6 +180,13 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 		h.historyAtArrival = false
 	case MutantNoLogRecommit:
 		h.takeOver = func(n *Node) { n.resendBackup() }
+	case MutantResendOwnMID:
+		h.resendMID = func(n *Node, m MID) MID { m.Comm = uint32(n.idx); return m }
+	case MutantLiteralReception:
+		h.historyAtArrival = false
+		h.pick = func(n *Node, match func(entry) bool) int { return smallestMID(n.queue, match) }
+	case MutantRecvIgnoresSource:
+		h.matches = func(in Instr, e entry) bool { return in.Tag == Any || int(e.MID.Tag) == in.Tag }
 	default:
 		return nil, fmt.Errorf("replica: unknown mutant %q", m)
 	}

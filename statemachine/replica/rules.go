@@ -109,9 +109,7 @@ func (n *Node) recvData(m Data) {
 // reports false, changing nothing, when none is deliverable: the replica
 // waits.
 func (n *Node) recvStep(in Instr, out []core.Effect) ([]core.Effect, bool) {
-	match := func(e entry) bool {
-		return (in.Peer == Any || int(e.MID.Src) == in.Peer) && (in.Tag == Any || int(e.MID.Tag) == in.Tag)
-	}
+	match := func(e entry) bool { return n.h.matches(in, e) }
 	i := n.h.pick(n, match)
 	if i < 0 {
 		return out, false
@@ -173,6 +171,7 @@ func (n *Node) suspect(q core.Rank) {
 // commit; the backup is then empty.
 func (n *Node) resendBackup() {
 	for _, e := range n.backup {
+		e.MID = n.h.resendMID(n, e.MID)
 		n.outbox = append(slices.Clip(n.outbox), n.transmit(e)...)
 	}
 	n.backup = nil
