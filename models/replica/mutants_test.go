@@ -48,6 +48,9 @@ var mutantCases = []struct {
 	{string(sm.MutantLiteralReception), Params{Program: "ping-pong", Procs: 2, Rounds: 2, Degrees: []int{2, 1}, Network: env.FIFO, Crashes: 1}, Integrity, 8},
 	// The receiver's replicas take the two values in opposite orders.
 	{string(sm.MutantRecvIgnoresSource), Params{Program: "gather-sum", Procs: 3, Degree: 2}, TotalOrder, 10},
+	// The tag-1 message, sent second, is delivered first (its MID is
+	// smaller): 2 − 1 instead of MPI's 1 − 2.
+	{string(sm.MutantAnyTagMIDOrder), Params{Program: "any-tag-diff", Procs: 2, Degree: 2, Network: env.FIFO}, Equivalence, 6},
 }
 
 // TestMutantsCaught: each mutant violates its property with a shortest

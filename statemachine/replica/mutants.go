@@ -65,6 +65,12 @@ const (
 	// two racing messages in different orders. Breaks total order; with
 	// gather-sum the sum, hence every output, is unchanged.
 	MutantRecvIgnoresSource = mutant.Name("recv-ignores-source")
+	// MutantAnyTagMIDOrder: a Recv(src, ANY_TAG) takes the smallest MID
+	// among the next messages of src's channels (the MID order, which
+	// compares tags before times), not the earliest message src sent:
+	// MPI's non-overtaking rule is broken even without replication
+	// (any-tag-diff outputs 2 − 1 instead of 1 − 2). Breaks equivalence.
+	MutantAnyTagMIDOrder = mutant.Name("any-tag-mid-order")
 )
 
 // Mutants lists every mutant of this package.
@@ -81,6 +87,7 @@ var Mutants = []mutant.Name{
 	MutantResendOwnMID,
 	MutantLiteralReception,
 	MutantRecvIgnoresSource,
+	MutantAnyTagMIDOrder,
 }
 
 // hooks are the points where a mutant differs from the protocol.
@@ -99,7 +106,7 @@ type hooks struct {
 	historyAtArrival bool
 	// pick chooses the index of the queued message a Recv delivers, among
 	// those that match (-1: none is deliverable).
-	pick func(n *Node, match func(entry) bool) int
+	pick func(n *Node, in Instr, match func(entry) bool) int
 	// takeOver is what a replica does when it becomes master.
 	takeOver func(n *Node)
 	// resendMID is the MID under which a new master re-sends the backup
@@ -131,8 +138,19 @@ func matchesRecv(in Instr, e entry) bool {
 }
 
 // nextInSequence is the index of the queued message of smallest MID among
-// those that match and are the next of their channel.
-func nextInSequence(n *Node, match func(entry) bool) int {
+// those that match in and are the next of their channel, and, for an
+// ANY_TAG receive, the earliest message of their source still pending
+// (nonOvertaking).
+func nextInSequence(n *Node, in Instr, match func(entry) bool) int {
+	return smallestMID(n.queue, func(e entry) bool {
+		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag) && (in.Tag != Any || n.nonOvertaking(e.MID))
+	})
+}
+
+// channelHeads is the index of the queued message of smallest MID among
+// those that match and are the next of their channel, whatever was sent
+// before them on other tags (MutantAnyTagMIDOrder).
+func channelHeads(n *Node, _ Instr, match func(entry) bool) int {
 	return smallestMID(n.queue, func(e entry) bool {
 		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag)
 	})
@@ -163,7 +181,7 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 	case MutantNoBackupResend:
 		h.takeOver = func(n *Node) { n.recommitLog() }
 	case MutantArrivalOrderDelivery:
-		h.pick = func(n *Node, match func(entry) bool) int {
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int {
 			for i, e := range n.queue {
 				if match(e) {
 					return i
@@ -175,7 +193,7 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 		h.midTime = func(*Node, int32, int32) uint64 { return 0 }
 	case MutantReplicaClock:
 		h.midTime = func(n *Node, _, _ int32) uint64 { return n.tick }
-		h.pick = func(n *Node, match func(entry) bool) int { return smallestMID(n.queue, match) }
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, match) }
 	case MutantHistoryAtDelivery:
 		h.historyAtArrival = false
 	case MutantNoLogRecommit:
@@ -184,9 +202,11 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 		h.resendMID = func(n *Node, m MID) MID { m.Comm = uint32(n.idx); return m }
 	case MutantLiteralReception:
 		h.historyAtArrival = false
-		h.pick = func(n *Node, match func(entry) bool) int { return smallestMID(n.queue, match) }
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, match) }
 	case MutantRecvIgnoresSource:
 		h.matches = func(in Instr, e entry) bool { return in.Tag == Any || int(e.MID.Tag) == in.Tag }
+	case MutantAnyTagMIDOrder:
+		h.pick = channelHeads
 	default:
 		return nil, fmt.Errorf("replica: unknown mutant %q", m)
 	}
