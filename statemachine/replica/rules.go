@@ -154,21 +154,21 @@ func (n *Node) recvStep(in Instr, out []core.Effect) ([]core.Effect, bool) {
 // and of the source's program, which every replica knows, and the
 // receiver computes it (no field is added to the message).
 func (n *Node) nonOvertaking(m MID) bool {
-	earlier := map[int32]uint64{} // per tag: sends of src to lp before m
+	var earlier counters // per (src, tag): sends of src to lp before m
 	for _, in := range n.cfg.Programs[m.Src] {
 		if in.Op != OpSend || in.Peer != n.lp {
 			continue
 		}
 		tag := int32(in.Tag)
-		if tag == m.Tag && earlier[tag] == m.Tick {
-			for t, k := range earlier {
-				if n.recvSeq.get(m.Src, t) < k {
+		if tag == m.Tag && earlier.get(m.Src, tag) == m.Tick {
+			for _, c := range earlier {
+				if n.recvSeq.get(c.Peer, c.Tag) < c.N {
 					return false
 				}
 			}
 			return true
 		}
-		earlier[tag]++
+		earlier = earlier.bump(m.Src, tag)
 	}
 	// Not a send of the program (only under a MID mutant): no order to
 	// keep.
