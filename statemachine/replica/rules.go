@@ -103,9 +103,12 @@ func (n *Node) recvData(m Data) {
 // follow the MID order" (§4.2). With per-channel clocks (see sendStep) the
 // MID order of a channel has no gaps, so the replica delivers the message
 // whose time is the next of its channel, and of those that match (several
-// only with ANY_SOURCE or ANY_TAG) the one of smallest MID.
-// MutantReplicaClock delivers the smallest matching MID in the queue (the
-// literal rule), MutantArrivalOrderDelivery the first to arrive. It
+// only with ANY_SOURCE or ANY_TAG) the one of smallest MID; an ANY_TAG
+// receive takes only the earliest pending message of its source
+// (nonOvertaking). MutantReplicaClock and MutantLiteralReception deliver
+// the smallest matching MID in the queue (the literal rule),
+// MutantArrivalOrderDelivery the first to arrive, MutantAnyTagMIDOrder
+// ignores the non-overtaking rule. It
 // reports false, changing nothing, when none is deliverable: the replica
 // waits.
 func (n *Node) recvStep(in Instr, out []core.Effect) ([]core.Effect, bool) {
