@@ -40,6 +40,17 @@ var mutantCases = []struct {
 	// Three sender replicas; the old master's commit reaches one of them:
 	// the other keeps the entry in its backup.
 	{string(sm.MutantNoLogRecommit), Params{Program: "gather-sum", Procs: 2, Degrees: []int{3, 1}, Crashes: 1}, BackupDrained, 11},
+	// The old master's DATA reached one receiver; the new master's re-send
+	// carries another MID, which the other receiver delivers.
+	{string(sm.MutantResendOwnMID), Params{Program: "gather-sum", Procs: 2, Degree: 2, ReplicateRank0: true, Crashes: 1}, Agreement, 12},
+	// Both copies of a re-sent message are queued at an unstarted
+	// receiver, which then extracts the smaller MID twice.
+	{string(sm.MutantLiteralReception), Params{Program: "ping-pong", Procs: 2, Rounds: 2, Degrees: []int{2, 1}, Network: env.FIFO, Crashes: 1}, Integrity, 8},
+	// The receiver's replicas take the two values in opposite orders.
+	{string(sm.MutantRecvIgnoresSource), Params{Program: "gather-sum", Procs: 3, Degree: 2}, TotalOrder, 10},
+	// The tag-1 message, sent second, is delivered first (its MID is
+	// smaller): 2 − 1 instead of MPI's 1 − 2.
+	{string(sm.MutantAnyTagMIDOrder), Params{Program: "any-tag-diff", Procs: 2, Degree: 2, Network: env.FIFO}, Equivalence, 6},
 }
 
 // TestMutantsCaught: each mutant violates its property with a shortest

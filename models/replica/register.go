@@ -117,6 +117,10 @@ func replicaMutants() []registry.MutantInfo {
 		sm.MutantReplicaClock:         "§4.2 literally: one clock per replica, smallest queued MID delivered",
 		sm.MutantHistoryAtDelivery:    "a MID enters the history at delivery, not at arrival",
 		sm.MutantNoLogRecommit:        "§4.2 literally: a new master does not re-commit its log",
+		sm.MutantResendOwnMID:         "a new master re-sends its backup under MIDs of its own (comm = its replica index)",
+		sm.MutantLiteralReception:     "§4.2 literally: history at delivery and smallest queued MID extracted (both duplicate filters off)",
+		sm.MutantRecvIgnoresSource:    "a Recv with an explicit source matches any source",
+		sm.MutantAnyTagMIDOrder:       "Recv(src, ANY_TAG) takes the smallest MID, not the earliest message src sent (MPI non-overtaking broken)",
 	}
 	out := make([]registry.MutantInfo, 0, len(sm.Mutants))
 	for _, m := range sm.Mutants {

@@ -41,6 +41,36 @@ const (
 	// MutantNoLogRecommit: a new master re-sends its backup but does not
 	// re-commit its log (the paper's text, literally).
 	MutantNoLogRecommit = mutant.Name("no-log-recommit")
+	// MutantResendOwnMID: a new master re-sends its backup under MIDs of
+	// its own, the communicator field set to its replica index (as if the
+	// re-send opened a new context); a receiver that already has the
+	// original cannot recognise the re-send, and one that has only the
+	// re-send delivers a message the others never deliver. Breaks
+	// agreement (the receivers' delivered MIDs differ; the payloads are
+	// the same, so the outputs agree).
+	MutantResendOwnMID = mutant.Name("resend-own-mid")
+	// MutantLiteralReception: §4.2's reception rule read literally with
+	// per-channel clocks: a MID enters the history when delivered ("MIDs
+	// stored earlier") and a Recv extracts the smallest matching MID in the
+	// queue, without waiting for the next of its channel. A duplicate that
+	// arrives while the original is queued is then delivered at the next
+	// Recv on that channel. Breaks integrity. It turns off both of the
+	// machine's duplicate filters (history at arrival, in-sequence
+	// delivery): with either one on, no MID is ever delivered twice
+	// (MutantHistoryAtDelivery, MutantHistoryNotConsulted).
+	MutantLiteralReception = mutant.Name("literal-reception")
+	// MutantRecvIgnoresSource: a Recv with an explicit source matches a
+	// message from any source (the source is not compared, as if every
+	// receive were ANY_SOURCE). Two replicas of a receiver may then take
+	// two racing messages in different orders. Breaks total order; with
+	// gather-sum the sum, hence every output, is unchanged.
+	MutantRecvIgnoresSource = mutant.Name("recv-ignores-source")
+	// MutantAnyTagMIDOrder: a Recv(src, ANY_TAG) takes the smallest MID
+	// among the next messages of src's channels (the MID order, which
+	// compares tags before times), not the earliest message src sent:
+	// MPI's non-overtaking rule is broken even without replication
+	// (any-tag-diff outputs 2 − 1 instead of 1 − 2). Breaks equivalence.
+	MutantAnyTagMIDOrder = mutant.Name("any-tag-mid-order")
 )
 
 // Mutants lists every mutant of this package.
@@ -54,6 +84,10 @@ var Mutants = []mutant.Name{
 	MutantReplicaClock,
 	MutantHistoryAtDelivery,
 	MutantNoLogRecommit,
+	MutantResendOwnMID,
+	MutantLiteralReception,
+	MutantRecvIgnoresSource,
+	MutantAnyTagMIDOrder,
 }
 
 // hooks are the points where a mutant differs from the protocol.
@@ -72,9 +106,15 @@ type hooks struct {
 	historyAtArrival bool
 	// pick chooses the index of the queued message a Recv delivers, among
 	// those that match (-1: none is deliverable).
-	pick func(n *Node, match func(entry) bool) int
+	pick func(n *Node, in Instr, match func(entry) bool) int
 	// takeOver is what a replica does when it becomes master.
 	takeOver func(n *Node)
+	// resendMID is the MID under which a new master re-sends the backup
+	// entry of MID m.
+	resendMID func(n *Node, m MID) MID
+	// matches reports whether queued message e matches instruction in =
+	// Recv(src, tag).
+	matches func(in Instr, e entry) bool
 }
 
 func correct() hooks {
@@ -86,12 +126,31 @@ func correct() hooks {
 		historyAtArrival: true,
 		pick:             nextInSequence,
 		takeOver:         func(n *Node) { n.resendBackup(); n.recommitLog() },
+		resendMID:        func(_ *Node, m MID) MID { return m },
+		matches:          matchesRecv,
 	}
 }
 
+// matchesRecv is MPI matching: the message's source and tag are those of
+// in, or in's are ANY_SOURCE / ANY_TAG.
+func matchesRecv(in Instr, e entry) bool {
+	return (in.Peer == Any || int(e.MID.Src) == in.Peer) && (in.Tag == Any || int(e.MID.Tag) == in.Tag)
+}
+
 // nextInSequence is the index of the queued message of smallest MID among
-// those that match and are the next of their channel.
-func nextInSequence(n *Node, match func(entry) bool) int {
+// those that match in and are the next of their channel, and, for an
+// ANY_TAG receive, the earliest message of their source still pending
+// (nonOvertaking).
+func nextInSequence(n *Node, in Instr, match func(entry) bool) int {
+	return smallestMID(n.queue, func(e entry) bool {
+		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag) && (in.Tag != Any || n.nonOvertaking(e.MID))
+	})
+}
+
+// channelHeads is the index of the queued message of smallest MID among
+// those that match and are the next of their channel, whatever was sent
+// before them on other tags (MutantAnyTagMIDOrder).
+func channelHeads(n *Node, _ Instr, match func(entry) bool) int {
 	return smallestMID(n.queue, func(e entry) bool {
 		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag)
 	})
@@ -122,7 +181,7 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 	case MutantNoBackupResend:
 		h.takeOver = func(n *Node) { n.recommitLog() }
 	case MutantArrivalOrderDelivery:
-		h.pick = func(n *Node, match func(entry) bool) int {
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int {
 			for i, e := range n.queue {
 				if match(e) {
 					return i
@@ -134,11 +193,20 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 		h.midTime = func(*Node, int32, int32) uint64 { return 0 }
 	case MutantReplicaClock:
 		h.midTime = func(n *Node, _, _ int32) uint64 { return n.tick }
-		h.pick = func(n *Node, match func(entry) bool) int { return smallestMID(n.queue, match) }
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, match) }
 	case MutantHistoryAtDelivery:
 		h.historyAtArrival = false
 	case MutantNoLogRecommit:
 		h.takeOver = func(n *Node) { n.resendBackup() }
+	case MutantResendOwnMID:
+		h.resendMID = func(n *Node, m MID) MID { m.Comm = uint32(n.idx); return m }
+	case MutantLiteralReception:
+		h.historyAtArrival = false
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, match) }
+	case MutantRecvIgnoresSource:
+		h.matches = func(in Instr, e entry) bool { return in.Tag == Any || int(e.MID.Tag) == in.Tag }
+	case MutantAnyTagMIDOrder:
+		h.pick = channelHeads
 	default:
 		return nil, fmt.Errorf("replica: unknown mutant %q", m)
 	}

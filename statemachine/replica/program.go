@@ -150,7 +150,7 @@ func (p Program) validate(self, procs int) error {
 }
 
 // ProgramNames lists the shipped programs, for Programs.
-var ProgramNames = []string{"ping-pong", "ring", "gather-sum", "gather-sum-any-source", "gather-diff-any-source", "master-worker", "mid-example"}
+var ProgramNames = []string{"ping-pong", "ring", "gather-sum", "gather-sum-any-source", "gather-diff-any-source", "master-worker", "mid-example", "any-tag-diff"}
 
 // Programs returns the shipped program name for procs logical processes
 // (one Program per process; processes a program does not use get an empty
@@ -174,6 +174,11 @@ var ProgramNames = []string{"ping-pong", "ring", "gather-sum", "gather-sum-any-s
 //     receiving by explicit source, and outputs. procs ≥ 2.
 //   - mid-example (§4.2's MID example): P_0 sends 1 then 2 to P_2 with tag
 //     9; P_2 receives both from P_0 and outputs first − second. procs ≥ 3.
+//   - any-tag-diff (MPI non-overtaking with ANY_TAG): P_0 sends 1 with tag
+//     5, then 2 with tag 1, to P_H, which receives twice with
+//     Recv(0, ANY_TAG) and outputs first − second: −1 under MPI, whose
+//     receive takes the earliest message of the source whatever its tag.
+//     procs ≥ 2.
 func Programs(name string, procs, rounds int) ([]Program, error) {
 	need := 2
 	if name == "mid-example" {
@@ -238,6 +243,9 @@ func Programs(name string, procs, rounds int) ([]Program, error) {
 	case "mid-example":
 		ps[0] = Program{{Op: OpCompute, Fn: FnSet, K: 1}, {Op: OpSend, Peer: 2, Tag: 9}, {Op: OpCompute, Fn: FnSet, K: 2}, {Op: OpSend, Peer: 2, Tag: 9}}
 		ps[2] = Program{{Op: OpRecv, Peer: 0, Tag: 9, Fn: FnSet}, {Op: OpRecv, Peer: 0, Tag: 9, Fn: FnSub}, {Op: OpOutput}}
+	case "any-tag-diff":
+		ps[0] = Program{{Op: OpCompute, Fn: FnSet, K: 1}, {Op: OpSend, Peer: H, Tag: 5}, {Op: OpCompute, Fn: FnSet, K: 2}, {Op: OpSend, Peer: H, Tag: 1}}
+		ps[H] = Program{{Op: OpRecv, Peer: 0, Tag: Any, Fn: FnSet}, {Op: OpRecv, Peer: 0, Tag: Any, Fn: FnSub}, {Op: OpOutput}}
 	default:
 		return nil, fmt.Errorf("replica: unknown program %q (want one of %s)", name, strings.Join(ProgramNames, ", "))
 	}
