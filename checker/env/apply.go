@@ -238,10 +238,16 @@ func (m *Model) newWorld(t *tx) *World {
 		return &World{}
 	}
 	old := t.root
-	n := len(old.procs)
-	var l *tnode
-	var w *World
-	var ps []*proc
+	w, l, ps := allocLeaf(len(old.procs))
+	copy(ps, old.procs)
+	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
+	t.root = l
+	return w
+}
+
+// allocLeaf allocates a World and a leaf with room for n ≤ twidth procs
+// (ps, of length n) in one object.
+func allocLeaf(n int) (w *World, l *tnode, ps []*proc) {
 	switch {
 	case n <= 4:
 		c := new(struct {
@@ -249,33 +255,28 @@ func (m *Model) newWorld(t *tx) *World {
 			l  tnode
 			ps [4]*proc
 		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+		return &c.w, &c.l, c.ps[:n:n]
 	case n <= 8:
 		c := new(struct {
 			w  World
 			l  tnode
 			ps [8]*proc
 		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+		return &c.w, &c.l, c.ps[:n:n]
 	case n <= 16:
 		c := new(struct {
 			w  World
 			l  tnode
 			ps [16]*proc
 		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
-	default:
-		c := new(struct {
-			w  World
-			l  tnode
-			ps [twidth]*proc
-		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+		return &c.w, &c.l, c.ps[:n:n]
 	}
-	copy(ps, old.procs)
-	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
-	t.root = l
-	return w
+	c := new(struct {
+		w  World
+		l  tnode
+		ps [twidth]*proc
+	})
+	return &c.w, &c.l, c.ps[:n:n]
 }
 
 // applyGlobal applies a Tick or a Clock, the two actions that change every

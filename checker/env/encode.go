@@ -22,8 +22,22 @@ import (
 // BoundedDelay clock itself is never encoded (delay.go). Equal worlds give equal bytes; the order in which
 // messages were sent does not show under Unordered. Depth and the last step
 // are not encoded. O(size of the state); it allocates nothing beyond b's
-// growth.
+// growth, which doubles b.
 func (m *Model) Encode(b []byte, s *World) []byte {
+	// b is often a long arena of encodings (BFS's candidates): when it
+	// must grow, double it, rather than let append grow it by a quarter
+	// at a time, which copies the whole arena every few states.
+	need := 3 * binary.MaxVarintLen64
+	each(s.root, m.height, 0, func(_ int, p *proc) bool {
+		need += len(p.enc)
+		if p.enc == nil {
+			need += 64
+		}
+		return true
+	})
+	if cap(b)-len(b) < need {
+		b = slices.Grow(b, max(need, len(b)))
+	}
 	b = core.AppendUint(b, uint64(m.cfg.N))
 	b = s.crashed.AppendBinary(b)
 	b = core.AppendUint(b, uint64(s.clock))

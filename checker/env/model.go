@@ -22,6 +22,7 @@ type Model struct {
 	init     []*World
 	reads    checker.StepReads // what the transition properties read (independence.go)
 	sidx     schedIndex        // Decode: schedules → alternative (decode.go)
+	cache    procCache         // Decode: decoded procs by bytes (proccache.go)
 }
 
 var _ checker.Model[*World] = (*Model)(nil)
