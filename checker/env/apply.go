@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -53,11 +52,11 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		if a.Kind == Lose && !(m.cfg.Loss == LossOnCrash && s.crashed.Has(q)) {
 			return nil, notEnabled(a, "messages are lost only with LossOnCrash from a crashed sender")
 		}
-		msg := pp.inbox[i].msg
+		msg, key := pp.inbox[i].msg, pp.inbox[i].key
 		mp := t.mut(int(p))
 		mp.inbox = removeMsg(mp.inbox, i)
 		if a.Kind == Deliver {
-			err = m.run(nw, &t, a, p, core.Receive(q, msg))
+			err = m.run(nw, &t, a, p, core.Receive(q, msg), key)
 		}
 	case Crash:
 		isFail := m.fail.Has(p)
@@ -98,17 +97,17 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		mp.detected = mp.detected.Clone()
 		mp.detected.Add(q)
 		mp.ndet++
-		err = m.run(nw, &t, a, p, core.Suspect(q))
+		err = m.run(nw, &t, a, p, core.Suspect(q), "")
 	case Call:
 		sched := m.sched[s.alt][p]
 		if !m.callable(pp, len(sched)) {
 			return nil, notEnabled(a, fmt.Sprintf("%v has no call to make now", p))
 		}
 		mp := t.mut(int(p))
-		in := sched[mp.made]
+		in, key := sched[mp.made], m.inEnc[s.alt][p][mp.made]
 		mp.made++
 		mp.awaiting = m.cfg.Blocking
-		err = m.run(nw, &t, a, p, core.Call(in))
+		err = m.run(nw, &t, a, p, core.Call(in), key)
 	case Fire:
 		if a.Q != 0 || a.I < 0 {
 			return nil, notEnabled(a, "malformed timer action")
@@ -126,7 +125,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		}
 		mp := t.mut(int(p))
 		mp.timers, mp.due = timers, due
-		err = m.run(nw, &t, a, p, core.Timer(uint64(a.I)))
+		err = m.run(nw, &t, a, p, core.Timer(uint64(a.I)), "")
 	default:
 		return nil, notEnabled(a, "unknown kind")
 	}
@@ -141,29 +140,26 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	return nw, nil
 }
 
-// run steps a copy of p's node with ev and carries out the effects.
-func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Event) error {
+// run steps p's node with ev, whose payload encodes as evKey (see
+// stepKey), and carries out the effects. The step is memoized (nodes.go):
+// the world shares the memo's effects and the next node state.
+func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Event, evKey string) error {
 	nw.actor = p
 	mp := t.mut(int(p))
-	node := mp.node.Clone()
-	sp := effScratch.Get().(*[]core.Effect)
-	defer func() {
-		clear(*sp)
-		*sp = (*sp)[:0]
-		effScratch.Put(sp)
-	}()
-	effs, err := safeStep(node, ev, (*sp)[:0])
-	*sp = effs
+	ns := mp.ns
+	if ns == nil {
+		ns = m.intern(p, mp.node.Clone())
+	}
+	st, err := m.step(ns, ev, evKey)
 	if err != nil {
 		return &StepError{Action: a, Rank: p, Event: ev, Err: err}
 	}
-	mp.node = node
+	mp.ns, mp.node = st.to, st.to.node
+	effs := st.effs
 	if len(effs) == 0 {
 		return nil
 	}
-	// The world keeps its own exact copy; the history grows once.
-	effs = slices.Clone(effs)
-	nw.effects = effs
+	nw.effects = effs // shared with the memo: never modified
 	nrec := 0
 	for _, e := range effs {
 		if e.Kind == core.EffDecide || e.Kind == core.EffReturn || e.Kind == core.EffDeliver {
@@ -173,9 +169,7 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 	if nrec > 0 {
 		mp.hist = append(make([]Record, 0, len(mp.hist)+nrec), mp.hist...)
 	}
-	kp := scratch.Get().(*[]byte)
-	defer scratch.Put(kp)
-	for _, e := range effs {
+	for i, e := range effs {
 		switch e.Kind {
 		case core.EffSend:
 			if !e.To.Valid(m.cfg.N) || e.Msg == nil {
@@ -185,9 +179,8 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 			if nw.crashed.Has(e.To) {
 				continue // the receiver is dead: dropped
 			}
-			*kp = e.Msg.AppendBinary((*kp)[:0])
 			mq := t.mut(int(e.To))
-			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, *kp, e.Msg, m.sendDeadline())
+			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, st.keys[i], e.Msg, m.sendDeadline())
 		case core.EffDecide, core.EffReturn, core.EffDeliver:
 			mp.hist = append(mp.hist, Record{Kind: e.Kind, Instance: e.Instance, Value: e.Value}) // owned: made above
 			if e.Kind == core.EffReturn {

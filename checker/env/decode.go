@@ -200,14 +200,21 @@ func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, cras
 	if d.Err() != nil {
 		return nil, d.Err()
 	}
-	node, err := cd.Node(nb, r, N)
-	if err != nil {
-		return nil, fmt.Errorf("env: %v's state: %w", r, err)
+	// A node state met before (the same rank and bytes) is not decoded
+	// again; a new one is interned by its own encoding (nodes.go).
+	if ns := m.lookupState(r, nb); ns != nil {
+		p.ns, p.node = ns, ns.node
+	} else {
+		node, err := cd.Node(nb, r, N)
+		if err != nil {
+			return nil, fmt.Errorf("env: %v's state: %w", r, err)
+		}
+		if node == nil {
+			return nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
+		}
+		p.ns = m.intern(r, node)
+		p.node = p.ns.node
 	}
-	if node == nil {
-		return nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
-	}
-	p.node = node
 	k := d.Len(d.Remaining())
 	if crashed && k > 0 {
 		d.Fail("messages in flight to crashed %v", r)

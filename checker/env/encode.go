@@ -56,9 +56,13 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 // appendProc appends the part of the encoding of a world that process p
 // (whose encoded call schedule is sched) contributes.
 func appendProc(b []byte, p *proc, sched []byte, timing Timing) []byte {
-	start := len(b)
-	b = p.node.AppendBinary(b)
-	b = prefixLen(b, start)
+	if p.ns != nil {
+		b = core.AppendBytes(b, p.ns.enc)
+	} else {
+		start := len(b)
+		b = p.node.AppendBinary(b)
+		b = prefixLen(b, start)
+	}
 	b = core.AppendUint(b, uint64(len(p.inbox)))
 	for _, e := range p.inbox {
 		b = core.AppendUint(b, uint64(e.from))

@@ -23,6 +23,8 @@ type Model struct {
 	reads    checker.StepReads // what the transition properties read (independence.go)
 	sidx     schedIndex        // Decode: schedules → alternative (decode.go)
 	cache    procCache         // Decode: decoded procs by bytes (proccache.go)
+	nodes    nodeTable         // interned node states, memoized steps (nodes.go)
+	inEnc    [][][]string      // encoding of each call input sched[k][p][j] (a step's key)
 }
 
 var _ checker.Model[*World] = (*Model)(nil)
@@ -55,8 +57,13 @@ func New(cfg Config) (*Model, error) {
 			return nil, fmt.Errorf("%w: NewNode(%v, %d) returned nil", ErrConfig, core.Rank(p), cfg.N)
 		}
 	}
+	ns := make([]*nodeState, cfg.N)
+	for p, node := range nodes {
+		ns[p] = m.intern(core.Rank(p), node)
+	}
 	for k, alt := range m.sched {
 		enc := make([][]byte, cfg.N)
+		ins := make([][]string, cfg.N)
 		procs := make([]*proc, cfg.N)
 		for p := range procs {
 			var b, tmp []byte
@@ -64,13 +71,15 @@ func New(cfg Config) (*Model, error) {
 			for _, in := range alt[p] {
 				tmp = in.AppendBinary(tmp[:0])
 				b = core.AppendBytes(b, tmp)
+				ins[p] = append(ins[p], string(tmp))
 			}
 			enc[p] = b
-			pr := &proc{node: nodes[p], live: true}
+			pr := &proc{node: ns[p].node, ns: ns[p], live: true}
 			pr.agg = m.weigh(pr, core.RankSet{}, len(alt[p]))
 			procs[p] = pr
 		}
 		m.schedEnc = append(m.schedEnc, enc)
+		m.inEnc = append(m.inEnc, ins)
 		m.init = append(m.init, &World{m: m, alt: k, root: build(procs, m.height), actor: core.NoRank})
 	}
 	var name strings.Builder
