@@ -223,15 +223,53 @@ func safeStep(node core.Machine, ev core.Event, out []core.Effect) (effs []core.
 var effScratch = sync.Pool{New: func() any { return new([]core.Effect) }}
 
 // newWorld allocates the world an Apply builds and, when the process tree
-// is one leaf (N ≤ 32), the leaf the edit will own, in the same object: one
-// allocation instead of three (world, leaf, proc slice). It makes t own the
-// root. The caller fills the world.
+// is one leaf (N ≤ 32), the leaf the edit will own and the first proc it
+// copies, in the same object: one allocation instead of four (world,
+// leaf, proc slice, proc). It makes t own the root. The caller fills the
+// world.
 func (m *Model) newWorld(t *tx) *World {
 	if m.height != 0 {
 		return &World{}
 	}
 	old := t.root
-	w, l, ps := allocLeaf(len(old.procs))
+	n := len(old.procs)
+	var w *World
+	var l *tnode
+	var ps []*proc
+	switch {
+	case n <= 4:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [4]*proc
+		})
+		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+	case n <= 8:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [8]*proc
+		})
+		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+	case n <= 16:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [16]*proc
+		})
+		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+	default:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [twidth]*proc
+		})
+		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+	}
 	copy(ps, old.procs)
 	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
 	t.root = l

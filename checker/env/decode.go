@@ -151,7 +151,7 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		// encoding, uncached.
 		canon := bytes.Equal(scheds[i], m.schedEnc[alt][i])
 		if canon {
-			if p := m.cache.get(fp, r, pb); p != nil && p.live == !crashed &&
+			if p := m.cachedProcOf(fp, r, pb); p != nil && p.live == !crashed &&
 				(m.cfg.Loss != LossOnCrash || m.weigh(p, w.crashed, n) == p.agg) {
 				procs[i] = p
 				continue
@@ -173,7 +173,7 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		if canon {
 			p.enc = slices.Clip(slices.Clone(pb)) // b belongs to the caller
 			p.fp = fp
-			m.cache.put(r, p)
+			m.cacheProc(r, p)
 		} else {
 			p.fp = m.procFP(p, alt, i)
 		}

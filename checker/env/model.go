@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
@@ -22,8 +23,10 @@ type Model struct {
 	init     []*World
 	reads    checker.StepReads // what the transition properties read (independence.go)
 	sidx     schedIndex        // Decode: schedules → alternative (decode.go)
-	cache    procCache         // Decode: decoded procs by bytes (proccache.go)
-	nodes    nodeTable         // interned node states, memoized steps (nodes.go)
+	procs    memo[cachedProc]  // Decode: decoded procs by bytes (proccache.go)
+	states   memo[nodeState]   // interned node states (nodes.go)
+	steps    memo[stepMemo]    // memoized steps (nodes.go)
+	stateIDs atomic.Uint64     // the last nodeState id given
 	inEnc    [][][]string      // encoding of each call input sched[k][p][j] (a step's key)
 }
 
@@ -40,6 +43,7 @@ func New(cfg Config) (*Model, error) {
 	cfg.Wakeups = append([]uint64(nil), cfg.Wakeups...)
 	cfg.Params = maps.Clone(cfg.Params)
 	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules}
+	m.procs.bits, m.states.bits, m.steps.bits = procCacheBits, stateBits, stepBits
 	m.reads = stepReads(cfg.Properties)
 	for _, r := range cfg.Fail {
 		m.fail.Add(r)

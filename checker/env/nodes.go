@@ -1,9 +1,8 @@
 package env
 
 import (
+	"bytes"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/ftkernel/ftkernel/core"
 )
@@ -19,8 +18,8 @@ import (
 // it meets that event in that state, and never re-encodes a node; Decode
 // decodes a node only the first time it meets its bytes.
 //
-// Both tables are bounded (a shard that reaches its share is emptied):
-// a forgotten state or step is only recomputed.
+// Both tables are bounded memos (memo.go): a forgotten state or step is
+// only recomputed.
 
 // nodeState is one interned state of one process's node: the node
 // (shared by every proc in that state, never stepped itself), its
@@ -33,74 +32,30 @@ type nodeState struct {
 }
 
 // stepMemo is the outcome of one successful Step of a nodeState's node
-// with one event: the next state and the effects, in order (shared by
-// every Apply that replays it: never modified), with, for each EffSend
-// carrying a message, that message's encoding (the inbox key).
+// with one event (key: stepKey): the next state and the effects, in order
+// (shared by every Apply that replays it: never modified), with, for each
+// EffSend carrying a message, that message's encoding (the inbox key).
 type stepMemo struct {
+	key  string
 	to   *nodeState
 	effs []core.Effect
 	keys []string
 }
 
+// The sizes of the tables: 2^bits entries at most.
 const (
-	memoShards = 64
-	// maxNodeStates and maxSteps bound the two tables (all shards).
-	maxNodeStates = 1 << 17
-	maxSteps      = 1 << 18
+	stateBits = 14
+	stepBits  = 16
 )
 
-// nodeTable is the Model's interned node states and memoized steps. Safe
-// for concurrent use.
-type nodeTable struct {
-	ids    atomic.Uint64
-	states [memoShards]memoShard[*nodeState]
-	steps  [memoShards]memoShard[*stepMemo]
-}
-
-type memoShard[V any] struct {
-	mu sync.Mutex
-	m  map[string]V
-}
-
-func (s *memoShard[V]) get(key []byte) (V, bool) {
-	s.mu.Lock()
-	v, ok := s.m[string(key)]
-	s.mu.Unlock()
-	return v, ok
-}
-
-// put stores v under key unless the key is there already, and returns
-// the value stored.
-func (s *memoShard[V]) put(key []byte, v V, limit int) V {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if old, ok := s.m[string(key)]; ok {
-		return old
-	}
-	if s.m == nil || len(s.m) >= limit {
-		s.m = make(map[string]V)
-	}
-	s.m[string(key)] = v
-	return v
-}
-
-// stateKey appends the key of rank r's node encoded as enc.
-func stateKey(b []byte, r core.Rank, enc []byte) []byte {
-	b = core.AppendUint(b, uint64(r))
-	return append(b, enc...)
-}
-
-func stateShard(r core.Rank, enc []byte) int {
-	return int(core.Fingerprint(enc)^uint64(r)*0x9e3779b97f4a7c15) & (memoShards - 1)
-}
+// stateHash is the hash of rank r's node state encoded as enc.
+func stateHash(r core.Rank, enc []byte) uint64 { return fpMix(core.Fingerprint(enc), uint64(r)+1) }
 
 // lookupState returns rank r's interned state encoded as enc, if any.
 func (m *Model) lookupState(r core.Rank, enc []byte) *nodeState {
-	bp := scratch.Get().(*[]byte)
-	*bp = stateKey((*bp)[:0], r, enc)
-	ns, _ := m.nodes.states[stateShard(r, enc)].get(*bp)
-	scratch.Put(bp)
-	return ns
+	return m.states.get(stateHash(r, enc), func(ns *nodeState) bool {
+		return ns.rank == r && bytes.Equal(ns.enc, enc)
+	})
 }
 
 // intern returns the interned state of rank r's node: the one already
@@ -111,15 +66,12 @@ func (m *Model) intern(r core.Rank, node core.Machine) *nodeState {
 	defer scratch.Put(bp)
 	enc := node.AppendBinary((*bp)[:0])
 	*bp = enc
-	kp := scratch.Get().(*[]byte)
-	defer scratch.Put(kp)
-	*kp = stateKey((*kp)[:0], r, enc)
-	sh := &m.nodes.states[stateShard(r, enc)]
-	if ns, ok := sh.get(*kp); ok {
+	if ns := m.lookupState(r, enc); ns != nil {
 		return ns
 	}
-	ns := &nodeState{node: node, rank: r, enc: slices.Clone(enc), id: m.nodes.ids.Add(1)}
-	return sh.put(*kp, ns, maxNodeStates/memoShards)
+	ns := &nodeState{node: node, rank: r, enc: slices.Clone(enc), id: m.stateIDs.Add(1)}
+	m.states.put(stateHash(r, enc), ns)
+	return ns
 }
 
 // stepKey appends the key of ns's step with ev, whose payload (the
@@ -145,9 +97,10 @@ func stepKey(b []byte, ns *nodeState, ev core.Event, evKey string) []byte {
 func (m *Model) step(ns *nodeState, ev core.Event, evKey string) (*stepMemo, error) {
 	kp := scratch.Get().(*[]byte)
 	defer scratch.Put(kp)
-	*kp = stepKey((*kp)[:0], ns, ev, evKey)
-	sh := &m.nodes.steps[ns.id&(memoShards-1)]
-	if sm, ok := sh.get(*kp); ok {
+	key := stepKey((*kp)[:0], ns, ev, evKey)
+	*kp = key
+	h := core.Fingerprint(key)
+	if sm := m.steps.get(h, func(sm *stepMemo) bool { return sm.key == string(key) }); sm != nil {
 		return sm, nil
 	}
 	node := ns.node.Clone()
@@ -162,7 +115,7 @@ func (m *Model) step(ns *nodeState, ev core.Event, evKey string) (*stepMemo, err
 	if err != nil {
 		return nil, err
 	}
-	sm := &stepMemo{to: m.intern(ns.rank, node)}
+	sm := &stepMemo{key: string(key), to: m.intern(ns.rank, node)}
 	if len(effs) > 0 {
 		sm.effs = slices.Clip(slices.Clone(effs))
 		sm.keys = make([]string, len(effs))
@@ -172,5 +125,6 @@ func (m *Model) step(ns *nodeState, ev core.Event, evKey string) (*stepMemo, err
 			}
 		}
 	}
-	return sh.put(*kp, sm, maxSteps/memoShards), nil
+	m.steps.put(h, sm)
+	return sm, nil
 }

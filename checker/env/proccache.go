@@ -2,76 +2,47 @@ package env
 
 import (
 	"bytes"
-	"sync"
 
 	"github.com/ftkernel/ftkernel/core"
 )
 
-// The decoded-process cache of Decode. The worlds of a search share most
-// of their processes' states: ERA N=4 with 3 crashes has millions of
-// worlds over a few thousand states of each process. Decode therefore
-// looks up each process's bytes here and decodes (and validates) only the
-// ones it has not seen; the proc it returns is shared, like the procs
-// Apply leaves unchanged, since a proc reachable from a World is never
-// modified (proc.go).
+// The decoded-process cache of Decode. The worlds of a search share many
+// of their processes' states (ERA N=4 with 3 crashes: four in five of the
+// processes Decode meets were met before). Decode therefore looks up each
+// process's bytes here and decodes (and validates) only the ones it has
+// not seen; the proc it returns is shared, like the procs Apply leaves
+// unchanged, since a proc reachable from a World is never modified
+// (proc.go).
 
-const (
-	cacheShards = 64
-	// cacheMaxProcs bounds the procs the cache holds (all shards): a
-	// shard that reaches its share is emptied and starts again, so the
-	// cache costs at most about cacheMaxProcs × (a proc, its bytes and its
-	// node) of memory.
-	cacheMaxProcs = 1 << 18
-)
+// procCacheBits sizes the cache: 2^procCacheBits procs at most.
+const procCacheBits = 16
 
-// procCache maps a process's rank and bytes (what appendProc writes for
-// it) to its decoded proc. Safe for concurrent use.
-type procCache struct {
-	shards [cacheShards]cacheShard
-}
-
-type cacheShard struct {
-	mu sync.Mutex
-	m  map[uint64]cached
-}
-
-// cached is one decoded proc and the rank it was decoded for (its bytes
-// are p.enc).
-type cached struct {
+// cachedProc is one decoded proc and the rank it was decoded for (its
+// bytes are p.enc).
+type cachedProc struct {
 	p    *proc
 	rank core.Rank
 }
 
 // cacheKey mixes a proc's fingerprint (the hash of its bytes) with its
 // rank.
-func cacheKey(fp uint64, r core.Rank) uint64 { return fpMix(fp, uint64(r)) }
+func cacheKey(fp uint64, r core.Rank) uint64 { return fpMix(fp, uint64(r)+1) }
 
-func (c *procCache) shard(key uint64) *cacheShard { return &c.shards[key>>58&(cacheShards-1)] }
-
-// get returns the proc of rank r decoded from enc (whose fingerprint is
-// fp), or nil.
-func (c *procCache) get(fp uint64, r core.Rank, enc []byte) *proc {
-	key := cacheKey(fp, r)
-	sh := c.shard(key)
-	sh.mu.Lock()
-	e, ok := sh.m[key]
-	sh.mu.Unlock()
-	if !ok || e.rank != r || !bytes.Equal(e.p.enc, enc) {
+// cachedProcOf returns the proc of rank r decoded from enc (whose
+// fingerprint is fp), or nil.
+func (m *Model) cachedProcOf(fp uint64, r core.Rank, enc []byte) *proc {
+	e := m.procs.get(cacheKey(fp, r), func(e *cachedProc) bool {
+		return e.rank == r && bytes.Equal(e.p.enc, enc)
+	})
+	if e == nil {
 		return nil
 	}
 	return e.p
 }
 
-// put records p (with p.enc and p.fp set) as the proc of rank r.
-func (c *procCache) put(r core.Rank, p *proc) {
-	key := cacheKey(p.fp, r)
-	sh := c.shard(key)
-	sh.mu.Lock()
-	if sh.m == nil || len(sh.m) >= cacheMaxProcs/cacheShards {
-		sh.m = make(map[uint64]cached)
-	}
-	sh.m[key] = cached{p: p, rank: r}
-	sh.mu.Unlock()
+// cacheProc records p (with p.enc and p.fp set) as the proc of rank r.
+func (m *Model) cacheProc(r core.Rank, p *proc) {
+	m.procs.put(cacheKey(p.fp, r), &cachedProc{p: p, rank: r})
 }
 
 // skipProc reads past what appendProc wrote for one process, checking only
