@@ -105,22 +105,26 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	if N > twidth {
 		start, scheds = make([]int, 0, N+1), make([][]byte, 0, N)
 	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
 	kp := scratch.Get().(*[]byte)
 	defer scratch.Put(kp)
 	key := (*kp)[:0] // the concatenated encoded call schedules
+	f := framer{b: b, i: len(b) - d.Remaining()}
 	for range N {
-		start = append(start, len(b)-d.Remaining())
-		sc := m.skipProc(d, b)
+		start = append(start, f.i)
+		sc := m.skipProc(&f)
 		scheds = append(scheds, sc)
 		key = append(key, sc...)
-		if d.Err() != nil {
+		if f.bad {
 			break
 		}
 	}
 	*kp = key
-	start = append(start, len(b)-d.Remaining())
-	if err := d.Finish(); err != nil {
-		return nil, err
+	start = append(start, f.i)
+	if f.bad || f.i != len(b) {
+		return nil, fmt.Errorf("%w: env: the processes' bytes are not framed as Encode frames them (at byte %d of %d)", core.ErrMalformed, f.i, len(b))
 	}
 	alt, ok := m.schedAlt(key)
 	if !ok {

@@ -24,17 +24,29 @@ import (
 // are not encoded. O(size of the state); it allocates nothing beyond b's
 // growth, which doubles b.
 func (m *Model) Encode(b []byte, s *World) []byte {
+	if m.height == 0 { // one leaf: no walk
+		return m.encodeProcs(b, s, s.root.procs)
+	}
+	var procs []*proc
+	each(s.root, m.height, 0, func(_ int, p *proc) bool {
+		procs = append(procs, p)
+		return true
+	})
+	return m.encodeProcs(b, s, procs)
+}
+
+// encodeProcs is Encode of s, whose procs in rank order are procs.
+func (m *Model) encodeProcs(b []byte, s *World, procs []*proc) []byte {
 	// b is often a long arena of encodings (BFS's candidates): when it
 	// must grow, double it, rather than let append grow it by a quarter
 	// at a time, which copies the whole arena every few states.
 	need := 3 * binary.MaxVarintLen64
-	each(s.root, m.height, 0, func(_ int, p *proc) bool {
+	for _, p := range procs {
 		need += len(p.enc)
 		if p.enc == nil {
 			need += 64
 		}
-		return true
-	})
+	}
 	if cap(b)-len(b) < need {
 		b = slices.Grow(b, max(need, len(b)))
 	}
@@ -42,14 +54,13 @@ func (m *Model) Encode(b []byte, s *World) []byte {
 	b = s.crashed.AppendBinary(b)
 	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
-	each(s.root, m.height, 0, func(i int, p *proc) bool {
+	for i, p := range procs {
 		if p.enc != nil {
 			b = append(b, p.enc...)
 		} else {
 			b = appendProc(b, p, enc[i], m.cfg.Timing)
 		}
-		return true
-	})
+	}
 	return b
 }
 
@@ -158,6 +169,17 @@ func (m *Model) Fingerprint(s *World) uint64 {
 	h = fpMix(h, uint64(s.clock))
 	h = fpMix(h, uint64(s.ncrash))
 	s.crashed.Each(func(r core.Rank) { h = fpMix(h, uint64(r)) })
+	if m.height == 0 { // one leaf: no walk
+		for i, p := range s.root.procs {
+			f := p.fp
+			if p.edit == 0 { // an initial proc
+				f = m.procFP(p, s.alt, i)
+			}
+			h = fpMix(h, f)
+		}
+		hi, lo := bits.Mul64(h, fpFinal)
+		return hi ^ lo
+	}
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
 		f := p.fp
 		if p.edit == 0 { // an initial proc

@@ -2,6 +2,7 @@ package env
 
 import (
 	"bytes"
+	"encoding/binary"
 
 	"github.com/ftkernel/ftkernel/core"
 )
@@ -45,52 +46,92 @@ func (m *Model) cacheProc(r core.Rank, p *proc) {
 	m.procs.put(cacheKey(p.fp, r), &cachedProc{p: p, rank: r})
 }
 
+// framer reads the framing of encoded processes (counts, lengths and
+// varints) without decoding them, for Decode: faster than a core.Decoder,
+// and only a first pass (decodeProc validates what it reads again).
+type framer struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+func (f *framer) uint() uint64 {
+	x, n := binary.Uvarint(f.b[f.i:])
+	if n <= 0 {
+		f.bad, f.i = true, len(f.b)
+		return 0
+	}
+	f.i += n
+	return x
+}
+
+// count reads a count, which cannot exceed the bytes left.
+func (f *framer) count() int {
+	n := f.uint()
+	if n > uint64(len(f.b)-f.i) {
+		f.bad, f.i = true, len(f.b)
+		return 0
+	}
+	return int(n)
+}
+
+func (f *framer) skipBytes() { f.i += f.count() }
+
+func (f *framer) byte() byte {
+	if f.i >= len(f.b) {
+		f.bad = true
+		return 0
+	}
+	f.i++
+	return f.b[f.i-1]
+}
+
 // skipProc reads past what appendProc wrote for one process, checking only
-// the framing (counts and lengths), and returns the bytes of its encoded
-// call schedule (aliasing the input). decodeProc validates the rest.
-func (m *Model) skipProc(d *core.Decoder, b []byte) []byte {
+// the framing, and returns the bytes of its encoded call schedule
+// (aliasing f.b). decodeProc validates the rest.
+func (m *Model) skipProc(f *framer) []byte {
 	timed := m.cfg.Timing == BoundedDelay
-	d.Bytes(d.Remaining()) // node
-	k := d.Len(d.Remaining())
-	for j := 0; j < k && d.Err() == nil; j++ {
-		d.Uint() // sender
-		d.Uint() // copies
-		d.Bytes(d.Remaining())
+	f.skipBytes() // node
+	k := f.count()
+	for j := 0; j < k && !f.bad; j++ {
+		f.uint() // sender
+		f.uint() // copies
+		f.skipBytes()
 		if timed {
-			d.Uint()
+			f.uint()
 		}
 	}
-	nd := d.Len(d.Remaining()) // detected
-	for j := 0; j < nd && d.Err() == nil; j++ {
-		d.Uint()
+	nd := f.count() // detected
+	for j := 0; j < nd && !f.bad; j++ {
+		f.uint()
 	}
-	start := len(b) - d.Remaining()
-	nc := d.Len(d.Remaining())
-	for j := 0; j < nc && d.Err() == nil; j++ {
-		d.Bytes(d.Remaining())
+	start := f.i
+	nc := f.count()
+	for j := 0; j < nc && !f.bad; j++ {
+		f.skipBytes()
 	}
-	sched := b[start : len(b)-d.Remaining()]
-	d.Uint() // made
-	d.Byte() // awaiting
-	nh := d.Len(d.Remaining())
-	for j := 0; j < nh && d.Err() == nil; j++ {
-		d.Byte()
-		d.Uint()
-		if d.Byte() != 0 {
-			d.Bytes(d.Remaining())
+	sched := f.b[start:f.i]
+	f.uint() // made
+	f.byte() // awaiting
+	nh := f.count()
+	for j := 0; j < nh && !f.bad; j++ {
+		f.byte()
+		f.uint()
+		if f.byte() != 0 {
+			f.skipBytes()
 		}
 	}
-	nt := d.Len(d.Remaining())
-	for j := 0; j < nt && d.Err() == nil; j++ {
-		d.Uint()
+	nt := f.count()
+	for j := 0; j < nt && !f.bad; j++ {
+		f.uint()
 		if timed {
-			d.Uint()
+			f.uint()
 		}
 	}
 	if m.cfg.Timing == LockStepRounds {
-		nn := d.Len(d.Remaining())
-		for j := 0; j < nn && d.Err() == nil; j++ {
-			d.Uint()
+		nn := f.count()
+		for j := 0; j < nn && !f.bad; j++ {
+			f.uint()
 		}
 	}
 	return sched
