@@ -231,22 +231,28 @@ func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, cras
 			d.Fail("%d copies of a message", c)
 		}
 		e.n = int32(c)
-		e.key = d.String(d.Remaining())
+		kb := d.Bytes(d.Remaining())
 		if m.cfg.Timing == BoundedDelay {
 			e.d = decodeDeadline(d, m.cfg.Delta)
 		}
 		if d.Err() != nil {
 			break
 		}
+		// A message met before (the same bytes) is not decoded again.
+		e.key, e.msg = m.lookupMsg(kb)
+		if e.msg == nil {
+			e.key = string(kb) // b belongs to the caller
+			msg, err := cd.Message([]byte(e.key))
+			if err != nil {
+				return nil, fmt.Errorf("env: a message to %v: %w", r, err)
+			}
+			e.msg = msg
+			m.internMsg(e.key, msg)
+		}
 		if j > 0 && !m.inboxOrdered(p.inbox[j-1], e) {
 			d.Fail("inbox of %v not in canonical order", r)
 			break
 		}
-		msg, err := cd.Message([]byte(e.key))
-		if err != nil {
-			return nil, fmt.Errorf("env: a message to %v: %w", r, err)
-		}
-		e.msg = msg
 		p.inbox = append(p.inbox, e)
 	}
 	if k == 0 {
@@ -267,6 +273,9 @@ func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, cras
 	p.made = int32(made)
 	p.awaiting = d.Bool()
 	nh := d.Len(d.Remaining())
+	if nh > 0 {
+		p.hist = make([]Record, 0, nh)
+	}
 	for j := 0; j < nh && d.Err() == nil; j++ {
 		rec := Record{Kind: core.EffectKind(d.Byte())}
 		rec.Instance = d.Uint()

@@ -26,6 +26,7 @@ type Model struct {
 	procs    memo[cachedProc]  // Decode: decoded procs by bytes (proccache.go)
 	states   memo[nodeState]   // interned node states (nodes.go)
 	steps    memo[stepMemo]    // memoized steps (nodes.go)
+	msgs     memo[cachedMsg]   // Decode: decoded messages by bytes (proccache.go)
 	stateIDs atomic.Uint64     // the last nodeState id given
 	inEnc    [][][]string      // encoding of each call input sched[k][p][j] (a step's key)
 }
@@ -43,7 +44,7 @@ func New(cfg Config) (*Model, error) {
 	cfg.Wakeups = append([]uint64(nil), cfg.Wakeups...)
 	cfg.Params = maps.Clone(cfg.Params)
 	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules}
-	m.procs.bits, m.states.bits, m.steps.bits = procCacheBits, stateBits, stepBits
+	m.procs.bits, m.states.bits, m.steps.bits, m.msgs.bits = procCacheBits, stateBits, stepBits, msgBits
 	m.reads = stepReads(cfg.Properties)
 	for _, r := range cfg.Fail {
 		m.fail.Add(r)

@@ -86,6 +86,31 @@ func (f *framer) byte() byte {
 	return f.b[f.i-1]
 }
 
+// msgBits sizes Decode's memo of decoded messages (2^msgBits at most).
+const msgBits = 14
+
+// cachedMsg is a message Decode decoded, and its bytes.
+type cachedMsg struct {
+	key string
+	msg core.Message
+}
+
+// lookupMsg returns the message Decode decoded before from the bytes key
+// (and those bytes as a string), or nil. Messages are immutable values,
+// shared by every inbox that holds them, as Apply shares a sent message.
+func (m *Model) lookupMsg(key []byte) (string, core.Message) {
+	c := m.msgs.get(core.Fingerprint(key), func(c *cachedMsg) bool { return c.key == string(key) })
+	if c == nil {
+		return "", nil
+	}
+	return c.key, c.msg
+}
+
+// internMsg records msg as the message decoded from key.
+func (m *Model) internMsg(key string, msg core.Message) {
+	m.msgs.put(core.Fingerprint([]byte(key)), &cachedMsg{key: key, msg: msg})
+}
+
 // skipProc reads past what appendProc wrote for one process, checking only
 // the framing, and returns the bytes of its encoded call schedule
 // (aliasing f.b). decodeProc validates the rest.
