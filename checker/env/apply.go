@@ -133,7 +133,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		return nil, err
 	}
 	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i)
+		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
 		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root
@@ -223,9 +223,9 @@ func safeStep(node core.Machine, ev core.Event, out []core.Effect) (effs []core.
 var effScratch = sync.Pool{New: func() any { return new([]core.Effect) }}
 
 // newWorld allocates the world an Apply builds and, when the process tree
-// is one leaf (N ≤ 32), the leaf the edit will own and the first proc it
-// copies, in the same object: one allocation instead of four (world,
-// leaf, proc slice, proc). It makes t own the root. The caller fills the
+// is one leaf (N ≤ 32), the leaf the edit will own, the first proc it
+// copies and room for that proc's bytes, in the same object: one
+// allocation instead of five (world, leaf, proc slice, proc, bytes). It makes t own the root. The caller fills the
 // world.
 func (m *Model) newWorld(t *tx) *World {
 	if m.height != 0 {
@@ -243,38 +243,46 @@ func (m *Model) newWorld(t *tx) *World {
 			l     tnode
 			spare proc
 			ps    [4]*proc
+			enc   [encSpare]byte
 		})
-		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
 	case n <= 8:
 		c := new(struct {
 			w     World
 			l     tnode
 			spare proc
 			ps    [8]*proc
+			enc   [encSpare]byte
 		})
-		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
 	case n <= 16:
 		c := new(struct {
 			w     World
 			l     tnode
 			spare proc
 			ps    [16]*proc
+			enc   [encSpare]byte
 		})
-		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
 	default:
 		c := new(struct {
 			w     World
 			l     tnode
 			spare proc
 			ps    [twidth]*proc
+			enc   [encSpare]byte
 		})
-		w, l, t.spare, ps = &c.w, &c.l, &c.spare, c.ps[:n:n]
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
 	}
 	copy(ps, old.procs)
 	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
 	t.root = l
 	return w
 }
+
+// encSpare is the room for a proc's bytes (proc.enc) in a world's
+// allocation (newWorld): a longer encoding is allocated apart.
+const encSpare = 96
 
 // allocLeaf allocates a World and a leaf with room for n ≤ twidth procs
 // (ps, of length n) in one object.
@@ -347,7 +355,7 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 		return true
 	})
 	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i)
+		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
 		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root

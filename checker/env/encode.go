@@ -144,8 +144,21 @@ func (m *Model) procFP(p *proc, alt, i int) uint64 {
 
 // procEnc returns a copy of the bytes appendProc writes for process i
 // (of schedule alternative alt) and their fingerprint, procFP: what Apply
-// keeps of a proc it changed (proc.enc, proc.fp).
-func (m *Model) procEnc(p *proc, alt, i int) ([]byte, uint64) {
+// keeps of a proc it changed (proc.enc, proc.fp). The copy goes into
+// *spare when it is not nil and has room (then *spare is used up: set to
+// nil).
+func (m *Model) procEnc(p *proc, alt, i int, spare *[]byte) ([]byte, uint64) {
+	if *spare != nil {
+		enc := appendProc((*spare)[:0], p, m.schedEnc[alt][i], m.cfg.Timing)
+		if cap(enc) == cap(*spare) { // it fitted
+			*spare = nil
+			enc = slices.Clip(enc)
+			return enc, core.Fingerprint(enc)
+		}
+		// Grown by append: a heap copy already, sized by append's policy.
+		enc = slices.Clip(enc)
+		return enc, core.Fingerprint(enc)
+	}
 	bp := scratch.Get().(*[]byte)
 	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Timing)
 	enc := slices.Clone(b)

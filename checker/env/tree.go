@@ -114,6 +114,9 @@ type tx struct {
 	// spare, when not nil, is zeroed memory for the first proc copied
 	// (allocated with the world: see Model.newWorld).
 	spare *proc
+	// encBuf, when not nil, is room for the bytes of a proc copied (see
+	// Model.procEnc), allocated with the world.
+	encBuf []byte
 }
 
 func newTx(root *tnode, h int) tx { return tx{root: root, h: h, edit: editSeq.Add(1)} }
