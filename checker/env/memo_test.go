@@ -164,3 +164,25 @@ func TestStepMemoReplaysEffects(t *testing.T) {
 		}
 	}
 }
+
+// TestProcCacheKeepsRanks: processes of different ranks with the same
+// bytes (the ticker toy leaves its rank out of its encoding, as ERA's
+// node does, and every rank makes the same call) decode to procs and
+// nodes of their own rank, however often Decode meets them.
+func TestProcCacheKeepsRanks(t *testing.T) {
+	cfg := tickerConfig(3, 2)
+	cfg.Codec = tickerCodec(2)
+	m := mustNew(t, cfg)
+	b := m.Encode(nil, m.Init()[0])
+	for range 3 {
+		d, err := m.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := range core.Rank(3) {
+			if me := d.Node(p).(*ticker).me; me != p {
+				t.Fatalf("decoded process %v holds the node of %v", p, me)
+			}
+		}
+	}
+}
