@@ -64,8 +64,11 @@ func (m *Model) schedAlt(key []byte) (int, bool) {
 // fingerprints the world keeps (Fingerprint) are hashes of the bytes read,
 // not of a re-encoding: they are right for canonical bytes (Encode's output,
 // which is all BFS decodes); a non-canonical encoding that the decoders
-// accept would give a world whose Fingerprint follows its bytes. O(size of
-// the encoding) plus the protocol's decoders.
+// accept would give a world whose Fingerprint follows its bytes. The
+// Model remembers what it decoded (proccache.go, nodes.go): a process,
+// node state or message whose bytes it met before (for the same rank) is
+// shared, not decoded again. O(size of the encoding) plus the protocol's
+// decoders for what is new.
 func (m *Model) Decode(b []byte) (w *World, err error) {
 	if !m.Decodes() {
 		return nil, fmt.Errorf("env: %s has no Codec (Config.Codec)", m.name)
