@@ -13,7 +13,9 @@ import (
 // Apply returns the world after a in s; s is unchanged. An action that is
 // not enabled (or malformed) yields an error wrapping ErrNotEnabled; a node
 // whose Step fails or panics, or emits a send to an invalid rank, yields a
-// *StepError. Cost: one node Clone and Step, plus O(log N) tree nodes and
+// *StepError. Cost: one lookup of the memoized step (a node Clone and Step
+// the first time the node meets the event in that state: nodes.go), plus
+// O(log N) tree nodes and
 // one inbox copy per process the step touches (the crash of a sender under
 // LossOnCrash scans every inbox).
 func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
