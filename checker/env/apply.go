@@ -15,9 +15,8 @@ import (
 // whose Step fails or panics, or emits a send to an invalid rank, yields a
 // *StepError. Cost: one lookup of the memoized step (a node Clone and Step
 // the first time the node meets the event in that state: nodes.go), plus
-// O(log N) tree nodes and
-// one inbox copy per process the step touches (the crash of a sender under
-// LossOnCrash scans every inbox).
+// O(log N) tree nodes and one inbox copy per process the step touches (the
+// crash of a sender under LossOnCrash scans every inbox).
 func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	if s == nil || s.m != m {
 		return nil, errors.New("env: Apply on a world of another model")
