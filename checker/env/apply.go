@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -14,9 +13,10 @@ import (
 // Apply returns the world after a in s; s is unchanged. An action that is
 // not enabled (or malformed) yields an error wrapping ErrNotEnabled; a node
 // whose Step fails or panics, or emits a send to an invalid rank, yields a
-// *StepError. Cost: one node Clone and Step, plus O(log N) tree nodes and
-// one inbox copy per process the step touches (the crash of a sender under
-// LossOnCrash scans every inbox).
+// *StepError. Cost: one lookup of the memoized step (a node Clone and Step
+// the first time the node meets the event in that state: nodes.go), plus
+// O(log N) tree nodes and one inbox copy per process the step touches (the
+// crash of a sender under LossOnCrash scans every inbox).
 func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	if s == nil || s.m != m {
 		return nil, errors.New("env: Apply on a world of another model")
@@ -53,11 +53,11 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		if a.Kind == Lose && !(m.cfg.Loss == LossOnCrash && s.crashed.Has(q)) {
 			return nil, notEnabled(a, "messages are lost only with LossOnCrash from a crashed sender")
 		}
-		msg := pp.inbox[i].msg
+		msg, key := pp.inbox[i].msg, pp.inbox[i].key
 		mp := t.mut(int(p))
 		mp.inbox = removeMsg(mp.inbox, i)
 		if a.Kind == Deliver {
-			err = m.run(nw, &t, a, p, core.Receive(q, msg))
+			err = m.run(nw, &t, a, p, core.Receive(q, msg), key)
 		}
 	case Crash:
 		isFail := m.fail.Has(p)
@@ -98,17 +98,17 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		mp.detected = mp.detected.Clone()
 		mp.detected.Add(q)
 		mp.ndet++
-		err = m.run(nw, &t, a, p, core.Suspect(q))
+		err = m.run(nw, &t, a, p, core.Suspect(q), "")
 	case Call:
 		sched := m.sched[s.alt][p]
 		if !m.callable(pp, len(sched)) {
 			return nil, notEnabled(a, fmt.Sprintf("%v has no call to make now", p))
 		}
 		mp := t.mut(int(p))
-		in := sched[mp.made]
+		in, key := sched[mp.made], m.inEnc[s.alt][p][mp.made]
 		mp.made++
 		mp.awaiting = m.cfg.Blocking
-		err = m.run(nw, &t, a, p, core.Call(in))
+		err = m.run(nw, &t, a, p, core.Call(in), key)
 	case Fire:
 		if a.Q != 0 || a.I < 0 {
 			return nil, notEnabled(a, "malformed timer action")
@@ -126,7 +126,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		}
 		mp := t.mut(int(p))
 		mp.timers, mp.due = timers, due
-		err = m.run(nw, &t, a, p, core.Timer(uint64(a.I)))
+		err = m.run(nw, &t, a, p, core.Timer(uint64(a.I)), "")
 	default:
 		return nil, notEnabled(a, "unknown kind")
 	}
@@ -134,36 +134,33 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		return nil, err
 	}
 	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i)
+		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
 		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root
 	return nw, nil
 }
 
-// run steps a copy of p's node with ev and carries out the effects.
-func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Event) error {
+// run steps p's node with ev, whose payload encodes as evKey (see
+// stepKey), and carries out the effects. The step is memoized (nodes.go):
+// the world shares the memo's effects and the next node state.
+func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Event, evKey string) error {
 	nw.actor = p
 	mp := t.mut(int(p))
-	node := mp.node.Clone()
-	sp := effScratch.Get().(*[]core.Effect)
-	defer func() {
-		clear(*sp)
-		*sp = (*sp)[:0]
-		effScratch.Put(sp)
-	}()
-	effs, err := safeStep(node, ev, (*sp)[:0])
-	*sp = effs
+	ns := mp.ns
+	if ns == nil {
+		ns = m.intern(p, mp.node.Clone())
+	}
+	st, err := m.step(ns, ev, evKey)
 	if err != nil {
 		return &StepError{Action: a, Rank: p, Event: ev, Err: err}
 	}
-	mp.node = node
+	mp.ns, mp.node = st.to, st.to.node
+	effs := st.effs
 	if len(effs) == 0 {
 		return nil
 	}
-	// The world keeps its own exact copy; the history grows once.
-	effs = slices.Clone(effs)
-	nw.effects = effs
+	nw.effects = effs // shared with the memo: never modified
 	nrec := 0
 	for _, e := range effs {
 		if e.Kind == core.EffDecide || e.Kind == core.EffReturn || e.Kind == core.EffDeliver {
@@ -173,9 +170,7 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 	if nrec > 0 {
 		mp.hist = append(make([]Record, 0, len(mp.hist)+nrec), mp.hist...)
 	}
-	kp := scratch.Get().(*[]byte)
-	defer scratch.Put(kp)
-	for _, e := range effs {
+	for i, e := range effs {
 		switch e.Kind {
 		case core.EffSend:
 			if !e.To.Valid(m.cfg.N) || e.Msg == nil {
@@ -185,9 +180,8 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 			if nw.crashed.Has(e.To) {
 				continue // the receiver is dead: dropped
 			}
-			*kp = e.Msg.AppendBinary((*kp)[:0])
 			mq := t.mut(int(e.To))
-			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, *kp, e.Msg, m.sendDeadline())
+			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, st.keys[i], e.Msg, m.sendDeadline())
 		case core.EffDecide, core.EffReturn, core.EffDeliver:
 			mp.hist = append(mp.hist, Record{Kind: e.Kind, Instance: e.Instance, Value: e.Value}) // owned: made above
 			if e.Kind == core.EffReturn {
@@ -230,18 +224,70 @@ func safeStep(node core.Machine, ev core.Event, out []core.Effect) (effs []core.
 var effScratch = sync.Pool{New: func() any { return new([]core.Effect) }}
 
 // newWorld allocates the world an Apply builds and, when the process tree
-// is one leaf (N ≤ 32), the leaf the edit will own, in the same object: one
-// allocation instead of three (world, leaf, proc slice). It makes t own the
-// root. The caller fills the world.
+// is one leaf (N ≤ 32), the leaf the edit will own, the first proc it
+// copies and room for that proc's bytes, in the same object: one
+// allocation instead of five (world, leaf, proc slice, proc, bytes). It makes t own the root. The caller fills the
+// world.
 func (m *Model) newWorld(t *tx) *World {
 	if m.height != 0 {
 		return &World{}
 	}
 	old := t.root
 	n := len(old.procs)
-	var l *tnode
 	var w *World
+	var l *tnode
 	var ps []*proc
+	switch {
+	case n <= 4:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [4]*proc
+			enc   [encSpare]byte
+		})
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+	case n <= 8:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [8]*proc
+			enc   [encSpare]byte
+		})
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+	case n <= 16:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [16]*proc
+			enc   [encSpare]byte
+		})
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+	default:
+		c := new(struct {
+			w     World
+			l     tnode
+			spare proc
+			ps    [twidth]*proc
+			enc   [encSpare]byte
+		})
+		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+	}
+	copy(ps, old.procs)
+	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
+	t.root = l
+	return w
+}
+
+// encSpare is the room for a proc's bytes (proc.enc) in a world's
+// allocation (newWorld): a longer encoding is allocated apart.
+const encSpare = 96
+
+// allocLeaf allocates a World and a leaf with room for n ≤ twidth procs
+// (ps, of length n) in one object.
+func allocLeaf(n int) (w *World, l *tnode, ps []*proc) {
 	switch {
 	case n <= 4:
 		c := new(struct {
@@ -249,33 +295,28 @@ func (m *Model) newWorld(t *tx) *World {
 			l  tnode
 			ps [4]*proc
 		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+		return &c.w, &c.l, c.ps[:n:n]
 	case n <= 8:
 		c := new(struct {
 			w  World
 			l  tnode
 			ps [8]*proc
 		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+		return &c.w, &c.l, c.ps[:n:n]
 	case n <= 16:
 		c := new(struct {
 			w  World
 			l  tnode
 			ps [16]*proc
 		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
-	default:
-		c := new(struct {
-			w  World
-			l  tnode
-			ps [twidth]*proc
-		})
-		w, l, ps = &c.w, &c.l, c.ps[:n:n]
+		return &c.w, &c.l, c.ps[:n:n]
 	}
-	copy(ps, old.procs)
-	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
-	t.root = l
-	return w
+	c := new(struct {
+		w  World
+		l  tnode
+		ps [twidth]*proc
+	})
+	return &c.w, &c.l, c.ps[:n:n]
 }
 
 // applyGlobal applies a Tick or a Clock, the two actions that change every
@@ -315,7 +356,7 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 		return true
 	})
 	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i)
+		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
 		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root

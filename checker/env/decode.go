@@ -64,8 +64,11 @@ func (m *Model) schedAlt(key []byte) (int, bool) {
 // fingerprints the world keeps (Fingerprint) are hashes of the bytes read,
 // not of a re-encoding: they are right for canonical bytes (Encode's output,
 // which is all BFS decodes); a non-canonical encoding that the decoders
-// accept would give a world whose Fingerprint follows its bytes. O(size of
-// the encoding) plus the protocol's decoders.
+// accept would give a world whose Fingerprint follows its bytes. The
+// Model remembers what it decoded (proccache.go, nodes.go): a process,
+// node state or message whose bytes it met before (for the same rank) is
+// shared, not decoded again. O(size of the encoding) plus the protocol's
+// decoders for what is new.
 func (m *Model) Decode(b []byte) (w *World, err error) {
 	if !m.Decodes() {
 		return nil, fmt.Errorf("env: %s has no Codec (Config.Codec)", m.name)
@@ -80,75 +83,118 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 	if n := d.Uint(); d.Err() == nil && n != uint64(N) {
 		d.Fail("N = %d, want %d", n, N)
 	}
-	w = &World{m: m, actor: core.NoRank}
-	w.crashed = core.DecodeRankSet(d, N)
-	w.ncrash = w.crashed.Len()
-	w.crashed.Each(func(r core.Rank) {
+	hdr := World{m: m, actor: core.NoRank}
+	hdr.crashed = core.DecodeRankSet(d, N)
+	hdr.ncrash = hdr.crashed.Len()
+	hdr.crashed.Each(func(r core.Rank) {
 		if m.fail.Has(r) {
-			w.nfail++
+			hdr.nfail++
 		}
 	})
-	if w.ncrash-w.nfail > m.cfg.Crashes {
-		d.Fail("%d crashes beyond the budget %d", w.ncrash-w.nfail, m.cfg.Crashes)
+	if hdr.ncrash-hdr.nfail > m.cfg.Crashes {
+		d.Fail("%d crashes beyond the budget %d", hdr.ncrash-hdr.nfail, m.cfg.Crashes)
 	}
 	clock := d.Uint()
 	if clock > uint64(len(m.cfg.Wakeups)) {
 		d.Fail("clock %d beyond the %d wakeups", clock, len(m.cfg.Wakeups))
 	}
-	w.clock = int(clock)
-	procs := make([]*proc, N)
-	slab := make([]proc, N) // one allocation for the N procs
-	// scheds[i] aliases b: process i's encoded call schedule.
-	scheds := make([][]byte, N)
-	start := make([]int, N+1) // process i's bytes are b[start[i]:start[i+1]]
-	var sched []byte
-	for i := range procs {
-		start[i] = len(b) - d.Remaining()
-		p := &slab[i]
-		s, err := m.decodeProc(p, d, b, core.Rank(i), w.crashed.Has(core.Rank(i)))
-		if err != nil {
-			return nil, err
-		}
-		procs[i] = p
-		scheds[i] = s
-		sched = append(sched, s...)
+	hdr.clock = int(clock)
+	// Frame the processes first (cheap: counts and lengths), to learn
+	// the schedule alternative; then take each process from the cache or
+	// decode it.
+	var startBuf [twidth + 1]int
+	var schedBuf [twidth][]byte
+	start, scheds := startBuf[:0], schedBuf[:0]
+	if N > twidth {
+		start, scheds = make([]int, 0, N+1), make([][]byte, 0, N)
 	}
-	start[N] = len(b) - d.Remaining()
-	if err := d.Finish(); err != nil {
+	if err := d.Err(); err != nil {
 		return nil, err
 	}
-	alt, ok := m.schedAlt(sched)
+	kp := scratch.Get().(*[]byte)
+	defer scratch.Put(kp)
+	key := (*kp)[:0] // the concatenated encoded call schedules
+	f := framer{b: b, i: len(b) - d.Remaining()}
+	for range N {
+		start = append(start, f.i)
+		sc := m.skipProc(&f)
+		scheds = append(scheds, sc)
+		key = append(key, sc...)
+		if f.bad {
+			break
+		}
+	}
+	*kp = key
+	start = append(start, f.i)
+	if f.bad || f.i != len(b) {
+		return nil, fmt.Errorf("%w: env: the processes' bytes are not framed as Encode frames them (at byte %d of %d)", core.ErrMalformed, f.i, len(b))
+	}
+	alt, ok := m.schedAlt(key)
 	if !ok {
 		return nil, fmt.Errorf("%w: env: call schedules match no alternative", core.ErrMalformed)
 	}
-	w.alt = alt
+	hdr.alt = alt
 	edit := editSeq.Add(1) // owned by no Apply: shared, never edited in place
-	// The procs keep their bytes (proc.enc) in one copy of b's process
-	// part: b itself belongs to the caller.
-	base := start[0]
-	own := slices.Clone(b[base:start[N]])
-	for i := range start {
-		start[i] -= base
+	var procs []*proc
+	var leaf *tnode
+	if m.height == 0 {
+		w, leaf, procs = allocLeaf(N)
+	} else {
+		w, procs = &World{}, make([]*proc, N)
 	}
-	for i, p := range procs {
+	*w = hdr
+	for i := range procs {
+		r := core.Rank(i)
+		pb := b[start[i]:start[i+1]]
+		fp := core.Fingerprint(pb)
+		crashed := w.crashed.Has(r)
 		n := len(m.sched[alt][i])
+		// The bytes read for p are what appendProc writes for it when b is
+		// canonical (Encode's output, the Codec contract), so their hash is
+		// procFP without encoding p again, and a proc decoded from the
+		// same bytes for the same rank is the same proc (only its weight
+		// can depend on the world: on the crashed set under LossOnCrash).
+		// A schedule that is not the alternative's own bytes falls back to
+		// encoding, uncached.
+		canon := bytes.Equal(scheds[i], m.schedEnc[alt][i])
+		if canon {
+			if p := m.cachedProcOf(fp, r, pb); p != nil && p.live == !crashed &&
+				(m.cfg.Loss != LossOnCrash || m.weigh(p, w.crashed, n) == p.agg) {
+				procs[i] = p
+				continue
+			}
+		}
+		p := &proc{}
+		pd := core.NewDecoder(pb)
+		if _, err := m.decodeProc(p, pd, pb, r, crashed); err != nil {
+			return nil, err
+		}
+		if err := pd.Finish(); err != nil {
+			return nil, err
+		}
 		if int(p.made) > n {
-			return nil, fmt.Errorf("%w: env: %v made %d calls of %d", core.ErrMalformed, core.Rank(i), p.made, n)
+			return nil, fmt.Errorf("%w: env: %v made %d calls of %d", core.ErrMalformed, r, p.made, n)
 		}
 		p.agg = m.weigh(p, w.crashed, n)
 		p.edit = edit
-		// The bytes read for p are what appendProc writes for it when b is
-		// canonical (Encode's output, the Codec contract), so their hash is
-		// procFP without encoding p again; a schedule that is not the
-		// alternative's own bytes falls back to encoding.
-		if bytes.Equal(scheds[i], m.schedEnc[alt][i]) {
-			p.enc = own[start[i]:start[i+1]:start[i+1]]
-			p.fp = core.Fingerprint(p.enc)
+		if canon {
+			p.enc = slices.Clip(slices.Clone(pb)) // b belongs to the caller
+			p.fp = fp
+			m.cacheProc(r, p)
 		} else {
 			p.fp = m.procFP(p, alt, i)
 		}
+		procs[i] = p
 	}
-	w.root = build(procs, m.height)
+	if leaf != nil {
+		*leaf = tnode{procs: procs}
+		for _, p := range procs {
+			leaf.sum.add(p.agg)
+		}
+		w.root = leaf
+	} else {
+		w.root = build(procs, m.height)
+	}
 	return w, nil
 }
 
@@ -161,14 +207,21 @@ func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, cras
 	if d.Err() != nil {
 		return nil, d.Err()
 	}
-	node, err := cd.Node(nb, r, N)
-	if err != nil {
-		return nil, fmt.Errorf("env: %v's state: %w", r, err)
+	// A node state met before (the same rank and bytes) is not decoded
+	// again; a new one is interned by its own encoding (nodes.go).
+	if ns := m.lookupState(r, nb); ns != nil {
+		p.ns, p.node = ns, ns.node
+	} else {
+		node, err := cd.Node(nb, r, N)
+		if err != nil {
+			return nil, fmt.Errorf("env: %v's state: %w", r, err)
+		}
+		if node == nil {
+			return nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
+		}
+		p.ns = m.intern(r, node)
+		p.node = p.ns.node
 	}
-	if node == nil {
-		return nil, fmt.Errorf("%w: env: Codec.Node returned nil for %v", core.ErrMalformed, r)
-	}
-	p.node = node
 	k := d.Len(d.Remaining())
 	if crashed && k > 0 {
 		d.Fail("messages in flight to crashed %v", r)
@@ -181,22 +234,28 @@ func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, cras
 			d.Fail("%d copies of a message", c)
 		}
 		e.n = int32(c)
-		e.key = d.String(d.Remaining())
+		kb := d.Bytes(d.Remaining())
 		if m.cfg.Timing == BoundedDelay {
 			e.d = decodeDeadline(d, m.cfg.Delta)
 		}
 		if d.Err() != nil {
 			break
 		}
+		// A message met before (the same bytes) is not decoded again.
+		e.key, e.msg = m.lookupMsg(kb)
+		if e.msg == nil {
+			e.key = string(kb) // b belongs to the caller
+			msg, err := cd.Message([]byte(e.key))
+			if err != nil {
+				return nil, fmt.Errorf("env: a message to %v: %w", r, err)
+			}
+			e.msg = msg
+			m.internMsg(e.key, msg)
+		}
 		if j > 0 && !m.inboxOrdered(p.inbox[j-1], e) {
 			d.Fail("inbox of %v not in canonical order", r)
 			break
 		}
-		msg, err := cd.Message([]byte(e.key))
-		if err != nil {
-			return nil, fmt.Errorf("env: a message to %v: %w", r, err)
-		}
-		e.msg = msg
 		p.inbox = append(p.inbox, e)
 	}
 	if k == 0 {
@@ -217,6 +276,9 @@ func (m *Model) decodeProc(p *proc, d *core.Decoder, b []byte, r core.Rank, cras
 	p.made = int32(made)
 	p.awaiting = d.Bool()
 	nh := d.Len(d.Remaining())
+	if nh > 0 {
+		p.hist = make([]Record, 0, nh)
+	}
 	for j := 0; j < nh && d.Err() == nil; j++ {
 		rec := Record{Kind: core.EffectKind(d.Byte())}
 		rec.Instance = d.Uint()

@@ -130,7 +130,7 @@ func codecConfigs() map[string]Config {
 var worldCmp = []cmp.Option{
 	cmp.AllowUnexported(World{}, proc{}, tnode{}, entry{}, agg{}, toy{}, inst{}, ticker{}),
 	cmpopts.IgnoreFields(World{}, "m", "depth", "last", "actor", "effects", "now"),
-	cmpopts.IgnoreFields(proc{}, "edit", "fp", "enc"),
+	cmpopts.IgnoreFields(proc{}, "edit", "fp", "enc", "ns"),
 	cmpopts.IgnoreFields(tnode{}, "edit"),
 	cmpopts.EquateEmpty(),
 }

@@ -22,29 +22,58 @@ import (
 // BoundedDelay clock itself is never encoded (delay.go). Equal worlds give equal bytes; the order in which
 // messages were sent does not show under Unordered. Depth and the last step
 // are not encoded. O(size of the state); it allocates nothing beyond b's
-// growth.
+// growth, which doubles b.
 func (m *Model) Encode(b []byte, s *World) []byte {
+	if m.height == 0 { // one leaf: no walk
+		return m.encodeProcs(b, s, s.root.procs)
+	}
+	var procs []*proc
+	each(s.root, m.height, 0, func(_ int, p *proc) bool {
+		procs = append(procs, p)
+		return true
+	})
+	return m.encodeProcs(b, s, procs)
+}
+
+// encodeProcs is Encode of s, whose procs in rank order are procs.
+func (m *Model) encodeProcs(b []byte, s *World, procs []*proc) []byte {
+	// b is often a long arena of encodings (BFS's candidates): when it
+	// must grow, double it, rather than let append grow it by a quarter
+	// at a time, which copies the whole arena every few states.
+	need := 3 * binary.MaxVarintLen64
+	for _, p := range procs {
+		need += len(p.enc)
+		if p.enc == nil {
+			need += 64
+		}
+	}
+	if cap(b)-len(b) < need {
+		b = slices.Grow(b, max(need, len(b)))
+	}
 	b = core.AppendUint(b, uint64(m.cfg.N))
 	b = s.crashed.AppendBinary(b)
 	b = core.AppendUint(b, uint64(s.clock))
 	enc := m.schedEnc[s.alt]
-	each(s.root, m.height, 0, func(i int, p *proc) bool {
+	for i, p := range procs {
 		if p.enc != nil {
 			b = append(b, p.enc...)
 		} else {
 			b = appendProc(b, p, enc[i], m.cfg.Timing)
 		}
-		return true
-	})
+	}
 	return b
 }
 
 // appendProc appends the part of the encoding of a world that process p
 // (whose encoded call schedule is sched) contributes.
 func appendProc(b []byte, p *proc, sched []byte, timing Timing) []byte {
-	start := len(b)
-	b = p.node.AppendBinary(b)
-	b = prefixLen(b, start)
+	if p.ns != nil {
+		b = core.AppendBytes(b, p.ns.enc)
+	} else {
+		start := len(b)
+		b = p.node.AppendBinary(b)
+		b = prefixLen(b, start)
+	}
 	b = core.AppendUint(b, uint64(len(p.inbox)))
 	for _, e := range p.inbox {
 		b = core.AppendUint(b, uint64(e.from))
@@ -115,8 +144,21 @@ func (m *Model) procFP(p *proc, alt, i int) uint64 {
 
 // procEnc returns a copy of the bytes appendProc writes for process i
 // (of schedule alternative alt) and their fingerprint, procFP: what Apply
-// keeps of a proc it changed (proc.enc, proc.fp).
-func (m *Model) procEnc(p *proc, alt, i int) ([]byte, uint64) {
+// keeps of a proc it changed (proc.enc, proc.fp). The copy goes into
+// *spare when it is not nil and has room (then *spare is used up: set to
+// nil).
+func (m *Model) procEnc(p *proc, alt, i int, spare *[]byte) ([]byte, uint64) {
+	if *spare != nil {
+		enc := appendProc((*spare)[:0], p, m.schedEnc[alt][i], m.cfg.Timing)
+		if cap(enc) == cap(*spare) { // it fitted
+			*spare = nil
+			enc = slices.Clip(enc)
+			return enc, core.Fingerprint(enc)
+		}
+		// Grown by append: a heap copy already, sized by append's policy.
+		enc = slices.Clip(enc)
+		return enc, core.Fingerprint(enc)
+	}
 	bp := scratch.Get().(*[]byte)
 	b := appendProc((*bp)[:0], p, m.schedEnc[alt][i], m.cfg.Timing)
 	enc := slices.Clone(b)
@@ -140,6 +182,17 @@ func (m *Model) Fingerprint(s *World) uint64 {
 	h = fpMix(h, uint64(s.clock))
 	h = fpMix(h, uint64(s.ncrash))
 	s.crashed.Each(func(r core.Rank) { h = fpMix(h, uint64(r)) })
+	if m.height == 0 { // one leaf: no walk
+		for i, p := range s.root.procs {
+			f := p.fp
+			if p.edit == 0 { // an initial proc
+				f = m.procFP(p, s.alt, i)
+			}
+			h = fpMix(h, f)
+		}
+		hi, lo := bits.Mul64(h, fpFinal)
+		return hi ^ lo
+	}
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
 		f := p.fp
 		if p.edit == 0 { // an initial proc

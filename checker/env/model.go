@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
@@ -22,6 +23,12 @@ type Model struct {
 	init     []*World
 	reads    checker.StepReads // what the transition properties read (independence.go)
 	sidx     schedIndex        // Decode: schedules → alternative (decode.go)
+	procs    memo[cachedProc]  // Decode: decoded procs by bytes (proccache.go)
+	states   memo[nodeState]   // interned node states (nodes.go)
+	steps    memo[stepMemo]    // memoized steps (nodes.go)
+	msgs     memo[cachedMsg]   // Decode: decoded messages by bytes (proccache.go)
+	stateIDs atomic.Uint64     // the last nodeState id given
+	inEnc    [][][]string      // encoding of each call input sched[k][p][j] (a step's key)
 }
 
 var _ checker.Model[*World] = (*Model)(nil)
@@ -37,6 +44,7 @@ func New(cfg Config) (*Model, error) {
 	cfg.Wakeups = append([]uint64(nil), cfg.Wakeups...)
 	cfg.Params = maps.Clone(cfg.Params)
 	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules}
+	m.procs.bits, m.states.bits, m.steps.bits, m.msgs.bits = procCacheBits, stateBits, stepBits, msgBits
 	m.reads = stepReads(cfg.Properties)
 	for _, r := range cfg.Fail {
 		m.fail.Add(r)
@@ -54,8 +62,13 @@ func New(cfg Config) (*Model, error) {
 			return nil, fmt.Errorf("%w: NewNode(%v, %d) returned nil", ErrConfig, core.Rank(p), cfg.N)
 		}
 	}
+	ns := make([]*nodeState, cfg.N)
+	for p, node := range nodes {
+		ns[p] = m.intern(core.Rank(p), node)
+	}
 	for k, alt := range m.sched {
 		enc := make([][]byte, cfg.N)
+		ins := make([][]string, cfg.N)
 		procs := make([]*proc, cfg.N)
 		for p := range procs {
 			var b, tmp []byte
@@ -63,13 +76,15 @@ func New(cfg Config) (*Model, error) {
 			for _, in := range alt[p] {
 				tmp = in.AppendBinary(tmp[:0])
 				b = core.AppendBytes(b, tmp)
+				ins[p] = append(ins[p], string(tmp))
 			}
 			enc[p] = b
-			pr := &proc{node: nodes[p], live: true}
+			pr := &proc{node: ns[p].node, ns: ns[p], live: true}
 			pr.agg = m.weigh(pr, core.RankSet{}, len(alt[p]))
 			procs[p] = pr
 		}
 		m.schedEnc = append(m.schedEnc, enc)
+		m.inEnc = append(m.inEnc, ins)
 		m.init = append(m.init, &World{m: m, alt: k, root: build(procs, m.height), actor: core.NoRank})
 	}
 	var name strings.Builder

@@ -2,6 +2,7 @@ package env
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/ftkernel/ftkernel/core"
 )
@@ -52,6 +53,7 @@ func (a agg) work(c int64) int64 { return a.w + a.live*c - a.det }
 type proc struct {
 	edit     uint64
 	node     core.Machine
+	ns       *nodeState // node's interned state (nodes.go): ns.node == node
 	live     bool
 	awaiting bool  // Blocking: a call is made and has not returned
 	made     int32 // calls made so far
@@ -154,12 +156,12 @@ func findEntry(in []entry, net Network, q core.Rank, i int32) (int, bool) {
 // Unordered in (from, key, d) order, under FIFO at the end of from's queue
 // (merged with its last entry when equal, which keeps the representation
 // canonical).
-func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Message, d int32) []entry {
+func insertMsg(in []entry, net Network, from core.Rank, key string, msg core.Message, d int32) []entry {
 	var i int
 	var same bool
 	if net == FIFO {
 		_, i = senderRange(in, from)
-		same = i > 0 && in[i-1].from == from && in[i-1].key == string(key) && in[i-1].d == d
+		same = i > 0 && in[i-1].from == from && in[i-1].key == key && in[i-1].d == d
 		if same {
 			i--
 		}
@@ -168,7 +170,7 @@ func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Mes
 			if e.from != from {
 				return int(e.from) - int(from)
 			}
-			if c := compareKey(e.key, key); c != 0 {
+			if c := strings.Compare(e.key, key); c != 0 {
 				return c
 			}
 			return int(e.d) - int(d)
@@ -181,22 +183,9 @@ func insertMsg(in []entry, net Network, from core.Rank, key []byte, msg core.Mes
 	}
 	out := make([]entry, len(in)+1)
 	copy(out, in[:i])
-	out[i] = entry{from: from, n: 1, key: string(key), msg: msg, d: d}
+	out[i] = entry{from: from, n: 1, key: key, msg: msg, d: d}
 	copy(out[i+1:], in[i:])
 	return out
-}
-
-// compareKey is strings.Compare(a, string(b)), without converting b.
-func compareKey(a string, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return len(a) - len(b)
 }
 
 // removeMsg returns a new inbox with one copy of in[i] less.

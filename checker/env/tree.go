@@ -103,10 +103,20 @@ var editSeq atomic.Uint64
 // tx edits a tree on behalf of one Apply: nodes and procs it copies carry
 // its edit id and are changed in place until commit.
 type tx struct {
-	root  *tnode
-	h     int
-	edit  uint64
-	dirty []int // procs copied, to reweigh at commit
+	root *tnode
+	h    int
+	edit uint64
+	// The procs copied, to reweigh at commit: the first ones in few (an
+	// array, so that a tx stays on its Apply's stack), the rest in more.
+	nfew int
+	few  [4]int
+	more []int
+	// spare, when not nil, is zeroed memory for the first proc copied
+	// (allocated with the world: see Model.newWorld).
+	spare *proc
+	// encBuf, when not nil, is room for the bytes of a proc copied (see
+	// Model.procEnc), allocated with the world.
+	encBuf []byte
 }
 
 func newTx(root *tnode, h int) tx { return tx{root: root, h: h, edit: editSeq.Add(1)} }
@@ -148,23 +158,41 @@ func (t *tx) mut(i int) *proc {
 	if p.edit == t.edit {
 		return p
 	}
-	c := *p
+	c := t.spare
+	if c != nil {
+		t.spare = nil
+	} else {
+		c = new(proc)
+	}
+	*c = *p
 	c.edit = t.edit
 	c.enc = nil // the copy's bytes are set again by commit
-	t.put(i, &c, agg{})
-	t.dirty = append(t.dirty, i)
-	return &c
+	t.put(i, c, agg{})
+	if t.nfew < len(t.few) {
+		t.few[t.nfew] = i
+		t.nfew++
+	} else {
+		t.more = append(t.more, i)
+	}
+	return c
 }
 
 // commit reweighs the copied procs and fixes the sums.
 func (t *tx) commit(weigh func(i int, p *proc) agg) {
-	for _, i := range t.dirty {
-		p := t.get(i)
-		na := weigh(i, p)
-		if d := na.sub(p.agg); d != (agg{}) {
-			p.agg = na
-			t.put(i, p, d)
-		}
+	for _, i := range t.few[:t.nfew] {
+		t.reweigh(i, weigh)
 	}
-	t.dirty = t.dirty[:0]
+	for _, i := range t.more {
+		t.reweigh(i, weigh)
+	}
+	t.nfew, t.more = 0, t.more[:0]
+}
+
+func (t *tx) reweigh(i int, weigh func(i int, p *proc) agg) {
+	p := t.get(i)
+	na := weigh(i, p)
+	if d := na.sub(p.agg); d != (agg{}) {
+		p.agg = na
+		t.put(i, p, d)
+	}
 }
