@@ -25,8 +25,18 @@ type Config struct {
 	// Faults is the failure model: CrashStop (default, the only one).
 	Faults Faults
 	// Detector is the failure detector: DetectorPerfect (default, every
-	// crash reported by a Detect action) or DetectorNone.
+	// crash reported by a Detect action), DetectorNone or DetectorLocal
+	// (a hosted rank's crash reported to its host only; needs Hosts).
 	Detector Detector
+	// Hosts places ranks on hosts (nil: no placement, every rank on its
+	// own): Hosts[r] is the rank that hosts r, such as the runtime daemon
+	// of an application process, or r itself for a rank no one hosts. A
+	// host is not itself hosted. A crash of a host crashes, in the same
+	// step, every live rank it hosts (a node failure kills its processes),
+	// and spends one crash of the budget, as the crash of a single hosted
+	// rank does. It does not combine with Fail, and a hosted survivor's
+	// host must be a survivor too.
+	Hosts []core.Rank
 	// Timing is Asynchronous (default), LockStepRounds (timers wait for
 	// the next round, begun by a Tick action) or BoundedDelay (a global
 	// clock in ticks, message delays in [1, Delta] ticks); see Timing.
@@ -99,8 +109,11 @@ func (c *Config) validate() error {
 	if c.Faults != CrashStop {
 		return bad("unknown Faults %d", c.Faults)
 	}
-	if c.Detector != DetectorPerfect && c.Detector != DetectorNone {
+	if c.Detector != DetectorPerfect && c.Detector != DetectorNone && c.Detector != DetectorLocal {
 		return bad("unknown Detector %d", c.Detector)
+	}
+	if err := c.validateHosts(); err != nil {
+		return bad("%v", err)
 	}
 	if c.Timing != Asynchronous && c.Timing != LockStepRounds && c.Timing != BoundedDelay {
 		return bad("unknown Timing %d", c.Timing)

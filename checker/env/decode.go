@@ -88,7 +88,8 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 			w.nfail++
 		}
 	})
-	if w.ncrash-w.nfail > m.cfg.Crashes {
+	w.spent = w.ncrash - w.nfail
+	if m.pl.host == nil && w.spent > m.cfg.Crashes {
 		d.Fail("%d crashes beyond the budget %d", w.ncrash-w.nfail, m.cfg.Crashes)
 	}
 	clock := d.Uint()
@@ -96,6 +97,20 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		d.Fail("clock %d beyond the %d wakeups", clock, len(m.cfg.Wakeups))
 	}
 	w.clock = int(clock)
+	if m.pl.host != nil {
+		spent := d.Uint()
+		if d.Err() == nil && (spent > uint64(m.cfg.Crashes) || spent > uint64(w.ncrash) || spent == 0 && w.ncrash > 0) {
+			d.Fail("%d crashes spent with %d ranks crashed and a budget of %d", spent, w.ncrash, m.cfg.Crashes)
+		}
+		w.spent = int(spent)
+		for h, rs := range m.pl.hosted {
+			for _, r := range rs {
+				if w.crashed.Has(core.Rank(h)) && !w.crashed.Has(r) {
+					d.Fail("host %v crashed and %v, which it hosts, did not", core.Rank(h), r)
+				}
+			}
+		}
+	}
 	procs := make([]*proc, N)
 	slab := make([]proc, N) // one allocation for the N procs
 	// scheds[i] aliases b: process i's encoded call schedule.
@@ -135,7 +150,7 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		if int(p.made) > n {
 			return nil, fmt.Errorf("%w: env: %v made %d calls of %d", core.ErrMalformed, core.Rank(i), p.made, n)
 		}
-		p.agg = m.weigh(p, w.crashed, n)
+		p.agg = m.weigh(p, i, w.crashed, n)
 		p.edit = edit
 		// The bytes read for p are what appendProc writes for it when b is
 		// canonical (Encode's output, the Codec contract), so their hash is

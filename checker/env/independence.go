@@ -75,6 +75,9 @@ func (m *Model) Independent(s *World, a, b checker.Action) bool {
 	if a.P == b.P || !localKind(a.Kind) || !localKind(b.Kind) || m.reads&readsBlock != 0 {
 		return false
 	}
+	if m.pl.host != nil && (a.Kind == Crash || b.Kind == Crash) {
+		return false // a group crash touches its hosted ranks, a local one enables a Detect at the host
+	}
 	if a.Kind == Deliver && a.Q == b.P || b.Kind == Deliver && b.Q == a.P {
 		return false
 	}
