@@ -29,8 +29,9 @@ type CheckParams struct {
 	// processes), the model before single process crashes were checked;
 	// by default a crash strikes a daemon or a single process.
 	DaemonCrashesOnly bool
-	// Symmetry, read by the registry (--symmetry), is not a model
-	// parameter: see Symmetric.
+	// Ring is the observation ring (fd.Config.Ring; nil: the identity).
+	// Rotation symmetry (SymModel, --symmetry) needs the identity.
+	Ring []core.Rank
 }
 
 // seqWindow is a heartbeat-number window wide enough for Δ and δ: fewer
@@ -42,7 +43,7 @@ func (p CheckParams) seqWindow() uint64 {
 
 // Config is the detector configuration of p.
 func (p CheckParams) Config() fd.Config {
-	return fd.Config{N: p.N, Procs: p.Procs, Period: p.Period, Timeout: p.Timeout, BMG: p.BMG, NoSkip: p.NoSkip,
+	return fd.Config{N: p.N, Procs: p.Procs, Ring: p.Ring, Period: p.Period, Timeout: p.Timeout, BMG: p.BMG, NoSkip: p.NoSkip,
 		RequestWaitsForTick: p.RequestWaits, SeqWindow: p.seqWindow(), Mutant: p.Mutant}
 }
 
