@@ -50,19 +50,40 @@ func (m *SymModel) EncodeCanonical(b []byte, w *env.World) []byte {
 	return append(b, key...)
 }
 
-// Canonical returns the rotation k whose key is least, and that key.
+// Canonical returns the rotation k whose key (RotationKey) is least, and
+// that key. It builds the N keys rank by rank, dropping a rotation as soon
+// as its part for a rank exceeds another's: each rank's part is
+// self-delimiting, so comparing part by part is comparing the whole keys
+// bytewise, and usually one rotation is left after the first daemon.
 func (m *SymModel) Canonical(w *env.World) (int, []byte) {
 	snap := snapshotOf(m.cfg, w)
-	var best []byte
-	bestK := 0
-	var buf []byte
-	for k := 0; k < m.cfg.N; k++ {
-		buf = snap.appendKey(buf[:0], m.cfg, k)
-		if best == nil || bytes.Compare(buf, best) < 0 {
-			best, bestK = append(best[:0], buf...), k
-		}
+	n := m.cfg.N
+	keys := make([][]byte, n)
+	alive := make([]int, n)
+	for k := range alive {
+		alive[k] = k
+		keys[k] = core.AppendUint(nil, uint64(snap.spent))
 	}
-	return bestK, best
+	var part, best []byte
+	var sc scratch
+	for r := range snap.ranks {
+		next := alive[:0]
+		best = best[:0]
+		for _, k := range alive {
+			start := len(keys[k])
+			keys[k] = snap.appendRank(keys[k], m.cfg, r, k, &sc)
+			part = keys[k][start:]
+			switch c := bytes.Compare(part, best); {
+			case len(next) == 0 || c < 0:
+				next = append(next[:0], k)
+				best = append(best[:0], part...)
+			case c == 0:
+				next = append(next, k)
+			}
+		}
+		alive = next
+	}
+	return alive[0], keys[alive[0]]
 }
 
 // RotationKey is a complete encoding of the world w would be after the
@@ -132,40 +153,65 @@ func snapshotOf(c *fd.Config, w *env.World) *snapshot {
 // appendKey appends RotationKey for rotation k.
 func (s *snapshot) appendKey(b []byte, c *fd.Config, k int) []byte {
 	b = core.AppendUint(b, uint64(s.spent))
-	var entries [][]byte
+	var sc scratch
 	for r := range s.ranks {
-		rs := &s.ranks[c.RotateRank(core.Rank(r), -k)]
-		b = core.AppendBool(b, rs.crashed)
-		var node []byte
-		switch n := rs.node.(type) {
-		case *fd.Daemon:
-			node = n.Rotated(k).AppendBinary(nil)
-		case *fd.Process:
-			node = n.Rotated(k).AppendBinary(nil)
+		b = s.appendRank(b, c, r, k, &sc)
+	}
+	return b
+}
+
+// scratch is appendRank's reusable space.
+type scratch struct {
+	node    []byte
+	msg     []byte
+	arena   []byte
+	entries [][]byte
+}
+
+// appendRank appends the part of RotationKey for rotation k that rank
+// position r holds: the record of rank r rotated by −k, renamed by k.
+func (s *snapshot) appendRank(b []byte, c *fd.Config, r, k int, sc *scratch) []byte {
+	rs := &s.ranks[c.RotateRank(core.Rank(r), -k)]
+	b = core.AppendBool(b, rs.crashed)
+	switch n := rs.node.(type) {
+	case *fd.Daemon:
+		sc.node = n.AppendRotated(sc.node[:0], k)
+	case *fd.Process:
+		sc.node = n.AppendRotated(sc.node[:0], k)
+	}
+	b = core.AppendBytes(b, sc.node)
+	b = c.RotateSet(rs.detected, k).AppendBinary(b)
+	b = core.AppendUint(b, uint64(rs.made))
+	b = core.AppendBool(b, rs.awaiting)
+	b = core.AppendUint(b, uint64(rs.hist))
+	b = core.AppendUint(b, uint64(len(rs.timers)))
+	for i, id := range rs.timers {
+		b = core.AppendUint(b, id)
+		if rs.due != nil {
+			b = core.AppendUint(b, uint64(rs.due[i]))
 		}
-		b = core.AppendBytes(b, node)
-		b = c.RotateSet(rs.detected, k).AppendBinary(b)
-		b = core.AppendUint(b, uint64(rs.made))
-		b = core.AppendBool(b, rs.awaiting)
-		b = core.AppendUint(b, uint64(rs.hist))
-		b = core.AppendUint(b, uint64(len(rs.timers)))
-		for i, id := range rs.timers {
-			b = core.AppendUint(b, id)
-			if rs.due != nil {
-				b = core.AppendUint(b, uint64(rs.due[i]))
-			}
-		}
-		entries = entries[:0]
-		for _, e := range rs.inbox {
-			x := core.AppendUint(nil, uint64(c.RotateRank(e.from, k)))
-			x = core.AppendBytes(x, c.RotateMessage(e.msg, k).AppendBinary(nil))
-			entries = append(entries, core.AppendUint(x, uint64(e.d)))
-		}
-		slices.SortFunc(entries, bytes.Compare)
-		b = core.AppendUint(b, uint64(len(entries)))
-		for _, x := range entries {
-			b = append(b, x...)
-		}
+	}
+	b = core.AppendUint(b, uint64(len(rs.inbox)))
+	if len(rs.inbox) == 0 {
+		return b
+	}
+	sc.arena, sc.entries = sc.arena[:0], sc.entries[:0]
+	ends := make([]int, 0, len(rs.inbox))
+	for _, e := range rs.inbox {
+		sc.arena = core.AppendUint(sc.arena, uint64(c.RotateRank(e.from, k)))
+		sc.msg = c.AppendRotatedMessage(sc.msg[:0], e.msg, k)
+		sc.arena = core.AppendBytes(sc.arena, sc.msg)
+		sc.arena = core.AppendUint(sc.arena, uint64(e.d))
+		ends = append(ends, len(sc.arena))
+	}
+	prev := 0
+	for _, end := range ends {
+		sc.entries = append(sc.entries, sc.arena[prev:end])
+		prev = end
+	}
+	slices.SortFunc(sc.entries, bytes.Compare)
+	for _, x := range sc.entries {
+		b = append(b, x...)
 	}
 	return b
 }

@@ -1,6 +1,10 @@
 package ringfd
 
-import "github.com/ftkernel/ftkernel/core"
+import (
+	"math/bits"
+
+	"github.com/ftkernel/ftkernel/core"
+)
 
 // Rotation of daemon ids, d ↦ d + k mod N, with each process moving with
 // its daemon (process j of d ↦ process j of d + k): a symmetry of the
@@ -77,4 +81,54 @@ func (c *Config) RotateMessage(m core.Message, k int) core.Message {
 		return Fault{IDs: c.RotateSet(f.IDs, k)}
 	}
 	return m
+}
+
+// appendRotatedSet appends the encoding (core.RankSet.AppendBinary) of
+// RotateSet(s, k) without building the set when every rank fits in one
+// word.
+func (c *Config) appendRotatedSet(b []byte, s core.RankSet, k int) []byte {
+	if c.Ranks() > 64 {
+		return c.RotateSet(s, k).AppendBinary(b)
+	}
+	var w uint64
+	s.Each(func(r core.Rank) { w |= 1 << uint(c.RotateRank(r, k)) })
+	b = core.AppendUint(b, uint64(bits.OnesCount64(w)))
+	for w != 0 {
+		r := bits.TrailingZeros64(w)
+		b = core.AppendUint(b, uint64(r))
+		w &= w - 1
+	}
+	return b
+}
+
+// AppendRotated appends Rotated(k).AppendBinary(nil) without building the
+// rotated state.
+func (n *Daemon) AppendRotated(b []byte, k int) []byte {
+	rot := func(r core.Rank) core.Rank {
+		if r == core.NoRank {
+			return r
+		}
+		return n.cfg.RotateRank(r, k)
+	}
+	b = core.AppendBool(b, n.started)
+	b = core.AppendUint(b, uint64(rot(n.pred)+1))
+	b = core.AppendUint(b, uint64(rot(n.obs)+1))
+	b = core.AppendUint(b, n.hbSeq)
+	b = core.AppendUint(b, n.lastSeq)
+	b = core.AppendUint(b, n.fresh)
+	return n.cfg.appendRotatedSet(b, n.reported, k)
+}
+
+// AppendRotated appends Rotated(k).AppendBinary(nil) without building the
+// rotated state.
+func (n *Process) AppendRotated(b []byte, k int) []byte {
+	return n.cfg.appendRotatedSet(b, n.reported, k)
+}
+
+// AppendRotatedMessage appends RotateMessage(m, k).AppendBinary(nil).
+func (c *Config) AppendRotatedMessage(b []byte, m core.Message, k int) []byte {
+	if f, ok := m.(Fault); ok {
+		return c.appendRotatedSet(append(b, tagFault), f.IDs, k)
+	}
+	return m.AppendBinary(b)
 }

@@ -99,6 +99,17 @@ func TestRotationIsSymmetry(t *testing.T) {
 							t.Fatalf("config %d %v k=%d %v: effects (-rotated +from rotated):\n%s", ci, s, k, ev, d)
 						}
 					}
+					if !bytes.Equal(appendRotated(s, k), rotated(s, k).AppendBinary(nil)) {
+						t.Fatalf("AppendRotated(%v, %d) differs from the rotated state's encoding", s, k)
+					}
+					for _, ev := range events {
+						if ev.Kind == core.EvReceive {
+							want := c.RotateMessage(ev.Msg, k).AppendBinary(nil)
+							if got := c.AppendRotatedMessage(nil, ev.Msg, k); !bytes.Equal(got, want) {
+								t.Fatalf("AppendRotatedMessage(%v, %d) = %x, want %x", ev.Msg, k, got, want)
+							}
+						}
+					}
 					back := rotated(rotated(s, k), -k)
 					if !bytes.Equal(back.AppendBinary(nil), s.AppendBinary(nil)) {
 						t.Fatalf("rotating %v by %d and back gives %v", s, k, back)
@@ -122,6 +133,16 @@ func rotated(m core.Machine, k int) core.Machine {
 		return n.Rotated(k)
 	case *Process:
 		return n.Rotated(k)
+	}
+	panic("unknown machine")
+}
+
+func appendRotated(m core.Machine, k int) []byte {
+	switch n := m.(type) {
+	case *Daemon:
+		return n.AppendRotated(nil, k)
+	case *Process:
+		return n.AppendRotated(nil, k)
 	}
 	panic("unknown machine")
 }
