@@ -1,6 +1,7 @@
 package ringfd
 
 import (
+	"errors"
 	"flag"
 	"strings"
 	"testing"
@@ -85,7 +86,7 @@ func TestCheckProperties(t *testing.T) {
 // TestCheckMutantsCaught: each mutant is caught exhaustively, by the
 // property named (forward-never and bmg-positive-only need more daemons
 // than this bound: at N = 3 every daemon is every other's BMG neighbour;
-// the simulator catches them).
+// see TestCheckForwardNeverAtSix and TestCheckBMGPositiveOnly).
 func TestCheckMutantsCaught(t *testing.T) {
 	base := CheckParams{N: 3, Crashes: 1, Delta: 1, Period: 2, Timeout: 4, Procs: 1}
 	for _, c := range []struct {
@@ -145,4 +146,49 @@ func TestRegistered(t *testing.T) {
 	if r.Params()["bmg"] != "ompi" || r.Params()["skip"] != "false" {
 		t.Fatalf("params %v", r.Params())
 	}
+	// --symmetry (bound by ftcheck check in the same flag set) is refused
+	// for a permuted ring, accepted for the identity.
+	for _, c := range []struct {
+		ring string
+		ok   bool
+	}{{"0,2,1,3", false}, {"0,1,2,3", true}, {"", true}} {
+		fs := flag.NewFlagSet("check ringfd", flag.ContinueOnError)
+		build := p.Define(fs)
+		fs.Bool("symmetry", false, "")
+		if err := fs.Parse([]string{"--n", "4", "--ring", c.ring, "--symmetry"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := build(); (err == nil) != c.ok {
+			t.Errorf("--ring %q --symmetry: err %v", c.ring, err)
+		}
+	}
+}
+
+// TestCheckForwardNeverAtSix: forward-never needs a live daemon that is
+// not a BMG neighbour of the detector: at N = 6 the links are ±1, ±2
+// (±4 ≡ ∓2), so when p0 crashes and p1 detects it, p4 = p1 + 3 hears of it
+// only through a forward. The search with rotation symmetry (δ = 3, the
+// smallest state space of δ ∈ {1, 2, 3, 4} at N = 4) finds the lasso, the
+// same length as without symmetry, at a sixth of the states; it replays on
+// the plain model. The correct detector holds at the same bound.
+func TestCheckForwardNeverAtSix(t *testing.T) {
+	p := CheckParams{N: 6, Crashes: 1, Delta: 1, Period: 3, Timeout: 5, Mutant: fd.MutantForwardNever}
+	sm, err := NewSymModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := checker.BFS[*env.World](sm, checker.Options{Symmetry: true})
+	if res.Err != nil || len(res.Violations) == 0 {
+		t.Fatalf("forward-never survived %d states (err %v)", res.States, res.Err)
+	}
+	tr := res.Violations[0]
+	if tr.Violation.Property != PropCompleteness || len(tr.Steps) != 137 || tr.Loop != 104 || res.States != 19734 {
+		t.Fatalf("caught by %s after %d steps (cycle %d) in %d states; pinned: %s, 137 (104), 19734",
+			tr.Violation.Property, len(tr.Steps), tr.Loop, res.States, PropCompleteness)
+	}
+	var ve *checker.ViolationError
+	if _, err := checker.Replay[*env.World](sm.Model, tr); !errors.As(err, &ve) || ve.Violation.Property != PropCompleteness {
+		t.Fatalf("replay on the plain model: %v", err)
+	}
+	t.Logf("forward-never: %s after %d steps (cycle of %d), %d states with symmetry: %s", PropCompleteness, len(tr.Steps), tr.Loop, res.States, tr.Violation.Message)
 }
