@@ -3,6 +3,7 @@ package ringfd
 import (
 	"errors"
 	"flag"
+	"os"
 	"strings"
 	"testing"
 
@@ -191,4 +192,31 @@ func TestCheckForwardNeverAtSix(t *testing.T) {
 		t.Fatalf("replay on the plain model: %v", err)
 	}
 	t.Logf("forward-never: %s after %d steps (cycle of %d), %d states with symmetry: %s", PropCompleteness, len(tr.Steps), tr.Loop, res.States, tr.Violation.Message)
+}
+
+// TestCheckBMGPositiveOnly (FTKERNEL_LONG=1: 13.5 M states, about 4.4 GB
+// and 130 s of CPU): bmg-positive-only needs a detector whose positive
+// neighbours are all dead with a live daemon beyond. At N = 5 they are
+// +1, +2, +4 ≡ −1: with p0, p1 and p3 crashed, p4 detects p3 and sends to
+// p0, p1, p3 only, and p2 (= p4 − 2) never hears of it. Rotation symmetry
+// makes the search fit; the lasso is pinned.
+func TestCheckBMGPositiveOnly(t *testing.T) {
+	if os.Getenv("FTKERNEL_LONG") != "1" {
+		t.Skip("FTKERNEL_LONG=1 runs it (13.5 M states)")
+	}
+	p := CheckParams{N: 5, Crashes: 3, Delta: 1, Period: 3, Timeout: 5, Mutant: fd.MutantBMGPositiveOnly}
+	sm, err := NewSymModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := checker.BFS[*env.World](sm, checker.Options{Symmetry: true})
+	if res.Err != nil || len(res.Violations) == 0 {
+		t.Fatalf("bmg-positive-only survived %d states (err %v)", res.States, res.Err)
+	}
+	tr := res.Violations[0]
+	if tr.Violation.Property != PropCompleteness || len(tr.Steps) != 93 || tr.Loop != 56 || res.States != 13468741 {
+		t.Fatalf("caught by %s after %d steps (cycle %d) in %d states; pinned: %s, 93 (56), 13468741",
+			tr.Violation.Property, len(tr.Steps), tr.Loop, res.States, PropCompleteness)
+	}
+	t.Logf("bmg-positive-only: %s after %d steps (cycle of %d), %d states: %s", PropCompleteness, len(tr.Steps), tr.Loop, res.States, tr.Violation.Message)
 }
