@@ -34,8 +34,8 @@ type Config struct {
 	// host is not itself hosted. A crash of a host crashes, in the same
 	// step, every live rank it hosts (a node failure kills its processes),
 	// and spends one crash of the budget, as the crash of a single hosted
-	// rank does. It does not combine with Fail, and a hosted survivor's
-	// host must be a survivor too.
+	// rank does. It does not combine with Fail. A hosted survivor never
+	// crashes alone but dies with its host.
 	Hosts []core.Rank
 	// Timing is Asynchronous (default), LockStepRounds (timers wait for
 	// the next round, begun by a Tick action) or BoundedDelay (a global

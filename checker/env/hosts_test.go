@@ -105,8 +105,8 @@ func TestHostsGroupCrash(t *testing.T) {
 }
 
 // TestHostsConfig: DetectorLocal needs Hosts; Hosts must be a valid
-// one-level placement, without Fail, with hosted survivors' hosts
-// surviving too.
+// one-level placement, without Fail; a hosted survivor dies only with its
+// host.
 func TestHostsConfig(t *testing.T) {
 	bad := map[string]func(c *Config){
 		"local without hosts":  func(c *Config) { c.Hosts = nil },
@@ -114,7 +114,6 @@ func TestHostsConfig(t *testing.T) {
 		"out of range":         func(c *Config) { c.Hosts = []core.Rank{0, 3, 2} },
 		"two levels":           func(c *Config) { c.Hosts = []core.Rank{0, 0, 1} },
 		"with fail":            func(c *Config) { c.Fail = []core.Rank{2} },
-		"survivor, host not":   func(c *Config) { c.Survivors = []core.Rank{1} },
 		"unknown detector (4)": func(c *Config) { c.Detector = 4 },
 	}
 	for name, f := range bad {
@@ -125,9 +124,14 @@ func TestHostsConfig(t *testing.T) {
 		}
 	}
 	c := hostsConfig(DetectorLocal, 1)
-	c.Survivors = []core.Rank{0, 1}
-	if _, err := New(c); err != nil {
-		t.Errorf("surviving host and hosted rank: %v", err)
+	c.Survivors = []core.Rank{1}
+	m := mustNew(t, c)
+	s0 := m.Init()[0]
+	if has(m.Actions(s0, nil), act(Crash, 1, 0, 0)) {
+		t.Errorf("survivor p1 may crash alone")
+	}
+	if s := run(t, m, s0, act(Crash, 0, 0, 0)); !s.Crashed(1) {
+		t.Errorf("survivor p1 must die with its host p0")
 	}
 	if d, err := ParseDetector("local"); err != nil || d != DetectorLocal || d.String() != "local" {
 		t.Errorf("ParseDetector(local) = %v, %v", d, err)

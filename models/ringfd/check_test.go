@@ -82,6 +82,22 @@ func TestCheckProperties(t *testing.T) {
 		}
 		t.Logf("%+v: %d states, depth %d, all properties hold", p, r.States, r.Depth)
 	}
+	// Single process crashes are explored: the same bound with daemon
+	// crashes only has fewer worlds, and a world with a crashed process of
+	// a live daemon is reachable only with them.
+	p := CheckParams{N: 3, Procs: 1, Crashes: 1, Delta: 1, Period: 2, Timeout: 4}
+	only := p
+	only.DaemonCrashesOnly = true
+	all, daemons := bfs(t, p), bfs(t, only)
+	if daemons.States >= all.States {
+		t.Fatalf("daemon crashes only: %d states, with process crashes %d", daemons.States, all.States)
+	}
+	m, _ := NewCheckModel(p)
+	w, err := m.Apply(m.Init()[0], checker.Action{Kind: env.Crash, P: 3})
+	if err != nil || !w.Crashed(3) || w.Crashed(0) {
+		t.Fatalf("process p3 must crash alone: %v", err)
+	}
+	t.Logf("N=3 P=1 F=1: %d states with single process crashes, %d with daemon crashes only", all.States, daemons.States)
 }
 
 // TestCheckMutantsCaught: each mutant is caught exhaustively, by the
