@@ -67,7 +67,8 @@ type Config struct {
 	CrashProb float64
 	// Survivors lists ranks that never crash (not even within the budget),
 	// such as the root of a broadcast, which is assumed alive (Corrected
-	// Trees §2.1). They must not be Fail ranks.
+	// Trees §2.1). They must not be Fail ranks. With Hosts, a hosted
+	// survivor still dies with its host.
 	Survivors []core.Rank
 	// Wakeups are timer ids of a synchronized clock, in order: once nothing
 	// but budget crashes is enabled, a Clock action arms the next one at
