@@ -17,7 +17,10 @@ var _ checker.Independence[*World] = (*Model)(nil)
 //   - when a transition property of the model declares
 //     checker.ReadsInputs, neither is a Call, and when one declares
 //     checker.ReadsFailures, neither is a Crash;
-//   - no transition property of the model declares checker.ReadsAnything.
+//   - no transition property of the model declares checker.ReadsAnything;
+//   - with Config.Hosts, neither is a Crash (a host's crash also crashes
+//     the ranks it hosts, and a hosted rank's crash gives its host a
+//     pending Detect under DetectorLocal: it touches other records).
 //
 // Why they commute (s·a·b and s·b·a have the same Encode, and each leaves
 // the other enabled with the same meaning). A step of process P (Deliver,
