@@ -23,6 +23,8 @@ import (
 //
 // The search keeps the explicit graph: per distinct state its BFS parent
 // link and depth, and every edge (successor index and action, 20 bytes),
+// and the states not expanded yet (as encodings for a Codec model, unless
+// Options.WholeStates),
 // so it costs memory proportional to the transitions, which is fine at the
 // bounds liveness is checked at, not at ERA's millions of states. It is
 // sequential, ignores Options.Workers and POR (reductions may drop the
@@ -122,18 +124,39 @@ func (g *lgraph[S]) explore() (StopReason, error) {
 	var zero S
 	x.inits = x.m.Init()
 	x.generated.Add(int64(len(x.inits)))
-	var states []S // states[i] until node i is expanded
+	// The states not expanded yet: whole (states[i] until node i is
+	// expanded) or, for a Codec model, as encodings (encs[i]), decoded
+	// when expanded, as BFS's compact frontier.
+	var states []S
+	var encs [][]byte
+	codec := codecOf(x.m, x.opt)
+	push := func(s S) {
+		if codec != nil {
+			encs = append(encs, codec.Encode(nil, s))
+		} else {
+			states = append(states, s)
+		}
+	}
 	for i, s := range x.inits {
 		fp := x.fingerprint(&buf, s)
 		if _, ok := g.index[fp]; !ok {
 			g.add(fp, gnode{parent: -1, init: int32(i)})
-			states = append(states, s)
+			push(s)
 		}
 	}
 	ctx := x.opt.Context
 	for i := 0; i < len(g.nodes); i++ {
-		s := states[i]
-		states[i] = zero
+		var s S
+		if codec != nil {
+			var err error
+			if s, err = codec.Decode(encs[i]); err != nil {
+				return StopError, fmt.Errorf("checker: model bug: Decode of a queued state: %w", err)
+			}
+			encs[i] = nil
+		} else {
+			s = states[i]
+			states[i] = zero
+		}
 		nd := &g.nodes[i]
 		x.res.Depth = max(x.res.Depth, int(nd.depth))
 		if i%dfsCheckEvery == 0 {
@@ -181,7 +204,7 @@ func (g *lgraph[S]) explore() (StopReason, error) {
 			j, ok := g.index[fp]
 			if !ok {
 				j = g.add(fp, gnode{parent: int32(i), init: g.nodes[i].init, act: a, depth: depth + 1})
-				states = append(states, ns)
+				push(ns)
 			}
 			g.edges = append(g.edges, gedge{to: j, act: a})
 		}
