@@ -22,6 +22,8 @@ var boundRows = []struct {
 	{CheckParams{N: 5, Procs: 0, Crashes: 1, Delta: 1, Period: 3, Timeout: 5}, 68258, 399370, true},
 	{CheckParams{N: 6, Procs: 0, Crashes: 1, Delta: 1, Period: 3, Timeout: 5}, 222050, 1578515, true},
 	{CheckParams{N: 4, Procs: 1, Crashes: 1, Delta: 1, Period: 3, Timeout: 5}, 1225238, 9675363, true},
+	{CheckParams{N: 4, Procs: 0, Crashes: 1, Delta: 2, Period: 3, Timeout: 6}, 403517, 1606863, true},
+	{CheckParams{N: 5, Procs: 0, Crashes: 2, Delta: 1, Period: 3, Timeout: 5}, 762406, 2732299, true},
 }
 
 // TestCheckBounds: the rows of the bounds table.
