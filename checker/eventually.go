@@ -23,11 +23,25 @@ import (
 //
 // The search keeps the explicit graph: per distinct state its BFS parent
 // link and depth, and every edge (successor index and action, 20 bytes),
+// and the states not expanded yet (as encodings for a Codec model, unless
+// Options.WholeStates),
 // so it costs memory proportional to the transitions, which is fine at the
 // bounds liveness is checked at, not at ERA's millions of states. It is
-// sequential, ignores Options.Workers, Symmetry and POR (a lasso must close
-// on the very state, and reductions may drop the edges of a cycle), and is
-// what BFS and DFS run when an Eventually property is selected.
+// sequential, ignores Options.Workers and POR (reductions may drop the
+// edges of a cycle), and is what BFS and DFS run when an Eventually
+// property is selected.
+//
+// With Options.Symmetry (and a Symmetric model) the graph is the quotient
+// one: a node per canonical representative, an edge per action of the
+// node's first-found state. Properties respect the symmetry, so a cycle of
+// ¬P classes is a run that never satisfies P: lifting it from a real state
+// of its first class gives a path to a symmetric state, g of it, and
+// repeating the lift closes on the very state after at most the order of g
+// rounds (the symmetries form a finite group). Each lifted step is the
+// action of the real state whose successor has the next node's canonical
+// key (it exists since Actions respects the symmetry), so the reported
+// lasso is a real run. The latency bounds are those of the real graph: a
+// path of classes lifts to a real path and a real path projects to one.
 //
 // No fairness is assumed: every cycle is a run. Under checker/env's
 // BoundedDelay timing every cycle passes a Tick, which is enabled only when
@@ -57,6 +71,7 @@ type lgraph[S any] struct {
 	nodes []gnode
 	edges []gedge
 	index map[uint64]int32 // fingerprint → node
+	fps   []uint64         // node → fingerprint, kept under symmetry (lift)
 	fails [][]bool         // fails[k][i]: Eventually property ps.ev[k] fails at node i
 	open  bool             // a state was left unexpanded by a bound
 }
@@ -72,8 +87,7 @@ type lgraph[S any] struct {
 // lassos among the states it expanded; they are real. Complete is true
 // after a lasso or a quiescent violation when no bound cut the graph.
 func (x *search[S]) graphSearch() *Result {
-	x.key, x.sym = keyer[S]{m: x.m}, false
-	x.res.Symmetry, x.res.Workers = false, 1
+	x.res.Symmetry, x.res.Workers = x.sym, 1
 	x.res.PORNote = "eventually properties need the whole state graph"
 	g := &lgraph[S]{search: x, index: make(map[uint64]int32), fails: make([][]bool, len(x.ps.ev))}
 	if stop, err := g.explore(); stop != "" {
@@ -110,18 +124,39 @@ func (g *lgraph[S]) explore() (StopReason, error) {
 	var zero S
 	x.inits = x.m.Init()
 	x.generated.Add(int64(len(x.inits)))
-	var states []S // states[i] until node i is expanded
+	// The states not expanded yet: whole (states[i] until node i is
+	// expanded) or, for a Codec model, as encodings (encs[i]), decoded
+	// when expanded, as BFS's compact frontier.
+	var states []S
+	var encs [][]byte
+	codec := codecOf(x.m, x.opt)
+	push := func(s S) {
+		if codec != nil {
+			encs = append(encs, codec.Encode(nil, s))
+		} else {
+			states = append(states, s)
+		}
+	}
 	for i, s := range x.inits {
 		fp := x.fingerprint(&buf, s)
 		if _, ok := g.index[fp]; !ok {
 			g.add(fp, gnode{parent: -1, init: int32(i)})
-			states = append(states, s)
+			push(s)
 		}
 	}
 	ctx := x.opt.Context
 	for i := 0; i < len(g.nodes); i++ {
-		s := states[i]
-		states[i] = zero
+		var s S
+		if codec != nil {
+			var err error
+			if s, err = codec.Decode(encs[i]); err != nil {
+				return StopError, fmt.Errorf("checker: model bug: Decode of a queued state: %w", err)
+			}
+			encs[i] = nil
+		} else {
+			s = states[i]
+			states[i] = zero
+		}
 		nd := &g.nodes[i]
 		x.res.Depth = max(x.res.Depth, int(nd.depth))
 		if i%dfsCheckEvery == 0 {
@@ -169,7 +204,7 @@ func (g *lgraph[S]) explore() (StopReason, error) {
 			j, ok := g.index[fp]
 			if !ok {
 				j = g.add(fp, gnode{parent: int32(i), init: g.nodes[i].init, act: a, depth: depth + 1})
-				states = append(states, ns)
+				push(ns)
 			}
 			g.edges = append(g.edges, gedge{to: j, act: a})
 		}
@@ -183,6 +218,9 @@ func (g *lgraph[S]) explore() (StopReason, error) {
 func (g *lgraph[S]) add(fp uint64, n gnode) int32 {
 	i := int32(len(g.nodes))
 	g.index[fp] = i
+	if g.sym {
+		g.fps = append(g.fps, fp)
+	}
 	g.visited.shards[shardOf(fp)].insert(fp)
 	g.nodes = append(g.nodes, n)
 	for k := range g.fails {
@@ -240,8 +278,11 @@ func (g *lgraph[S]) eventually(k int) {
 		return
 	}
 	fails := g.fails[k]
-	v, cycle := g.lasso(func(i int32) bool { return fails[i] })
+	v, cycle, nodes := g.lasso(func(i int32) bool { return fails[i] })
 	if cycle == nil {
+		return
+	}
+	if cycle = g.lift(v, cycle, nodes); cycle == nil {
 		return
 	}
 	g.violated[p] = true
@@ -271,7 +312,10 @@ func eventuallyViolation(name string, start, loop int, err error) *Violation {
 // livelock reports a cycle of non-quiescent states as a violation of
 // LivelockProperty (Options.Lassos), as DFS does.
 func (g *lgraph[S]) livelock() {
-	v, cycle := g.lasso(func(i int32) bool { return !g.nodes[i].quiet })
+	v, cycle, nodes := g.lasso(func(i int32) bool { return !g.nodes[i].quiet })
+	if cycle != nil {
+		cycle = g.lift(v, cycle, nodes)
+	}
 	if cycle != nil {
 		g.report(v, cycle, lassoViolation(int(g.nodes[v].depth), len(cycle)), len(cycle))
 	}
@@ -281,11 +325,12 @@ func (g *lgraph[S]) livelock() {
 // subgraph induced by the nodes with in(i), the one whose shallowest node v
 // (least depth, then least index) gives the shortest lasso: depth(v) plus
 // the shortest cycle through v inside the component (a breadth-first
-// search). It returns v and the cycle's actions, or nil when there is no
-// cycle. The lasso is short, not always the shortest.
-func (g *lgraph[S]) lasso(in func(int32) bool) (int32, []Action) {
+// search). It returns v, the cycle's actions and the node each reaches, or
+// nil when there is no cycle. The lasso is short, not always the shortest.
+func (g *lgraph[S]) lasso(in func(int32) bool) (int32, []Action, []int32) {
 	comp := make([]int32, len(g.nodes)) // component id + 1 of nodes in a cyclic component
 	best, bestV := []Action(nil), int32(-1)
+	var bestNodes []int32
 	id := int32(0)
 	g.cyclicSCCs(in, func(c []int32) {
 		id++
@@ -296,17 +341,18 @@ func (g *lgraph[S]) lasso(in func(int32) bool) (int32, []Action) {
 				v = u
 			}
 		}
-		cyc := g.cycleThrough(v, func(u int32) bool { return comp[u] == id })
+		cyc, nodes := g.cycleThrough(v, func(u int32) bool { return comp[u] == id })
 		if best == nil || int(g.nodes[v].depth)+len(cyc) < int(g.nodes[bestV].depth)+len(best) {
-			best, bestV = cyc, v
+			best, bestV, bestNodes = cyc, v, nodes
 		}
 	})
-	return bestV, best
+	return bestV, best, bestNodes
 }
 
 // cycleThrough returns the actions of a shortest cycle from v back to v
-// through nodes with inside(u) (v's strongly connected component).
-func (g *lgraph[S]) cycleThrough(v int32, inside func(int32) bool) []Action {
+// through nodes with inside(u) (v's strongly connected component), and the
+// node each action reaches (the last is v).
+func (g *lgraph[S]) cycleThrough(v int32, inside func(int32) bool) ([]Action, []int32) {
 	type back struct {
 		from int32
 		act  Action
@@ -322,12 +368,13 @@ func (g *lgraph[S]) cycleThrough(v int32, inside func(int32) bool) []Action {
 				continue
 			}
 			if e.to == v {
-				cyc := []Action{e.act}
+				cyc, nodes := []Action{e.act}, []int32{v}
 				for w := u; w != v; w = prev[w].from {
-					cyc = append(cyc, prev[w].act)
+					cyc, nodes = append(cyc, prev[w].act), append(nodes, w)
 				}
 				slices.Reverse(cyc)
-				return cyc
+				slices.Reverse(nodes)
+				return cyc, nodes
 			}
 			if _, seen := prev[e.to]; !seen {
 				prev[e.to] = back{from: u, act: e.act}
@@ -596,4 +643,57 @@ func (g *lgraph[S]) bound(k int) Bound {
 		}
 	}
 	return b
+}
+
+// maxLiftRounds bounds the rounds of a lifted cycle (the order of the
+// symmetry that the quotient cycle ends on).
+const maxLiftRounds = 1 << 12
+
+// lift turns a cycle of the graph through node v (actions, and the node
+// each reaches) into a cycle of real states from v's real state: without
+// symmetry the cycle itself; under symmetry the lifted rounds described in
+// the comment at the top of this file. On a model bug (no action reaches
+// the next class, or no closing within maxLiftRounds) it sets the result's
+// error and returns nil.
+func (g *lgraph[S]) lift(v int32, cycle []Action, nodes []int32) []Action {
+	x := g.search
+	if !x.sym {
+		return cycle
+	}
+	states, _, err := replayActions(x.m, int(g.nodes[v].init), g.path(v), &propSet[S]{})
+	if err != nil {
+		x.res.Err = fmt.Errorf("checker: model bug: replaying a lasso's stem: %w", err)
+		return nil
+	}
+	start := states[len(states)-1]
+	want := string(x.m.Encode(nil, start))
+	var buf []byte
+	var acts []Action
+	var out []Action
+	cur := start
+	for range maxLiftRounds {
+		for _, t := range nodes {
+			found := false
+			acts = x.m.Actions(cur, acts[:0])
+			for _, a := range acts {
+				ns, err := x.m.Apply(cur, a)
+				if err != nil {
+					continue
+				}
+				if x.fingerprint(&buf, ns) == g.fps[t] {
+					out, cur, found = append(out, a), ns, true
+					break
+				}
+			}
+			if !found {
+				x.res.Err = fmt.Errorf("checker: model bug: no action of a lifted lasso leads to its next class (Actions or Apply does not respect the symmetry)")
+				return nil
+			}
+		}
+		if string(x.m.Encode(nil, cur)) == want {
+			return out
+		}
+	}
+	x.res.Err = fmt.Errorf("checker: model bug: a lifted lasso did not close within %d rounds", maxLiftRounds)
+	return nil
 }

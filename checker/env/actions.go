@@ -50,7 +50,13 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 			return true
 		})
 	}
-	if s.ncrash > 0 && m.cfg.Detector != DetectorNone {
+	if s.ncrash > 0 && m.cfg.Detector == DetectorLocal {
+		each(s.root, h, 0, func(i int, p *proc) bool {
+			buf = m.appendLocalDetects(s, i, p, buf)
+			return true
+		})
+	}
+	if s.ncrash > 0 && m.cfg.Detector == DetectorPerfect {
 		each(s.root, h, 0, func(i int, p *proc) bool {
 			if p.live && int(p.ndet) < s.ncrash {
 				s.crashed.Each(func(q core.Rank) {
@@ -88,8 +94,9 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 	return buf
 }
 
-// local appends p's enabled Deliver, Lose, Call and Fire actions (not
-// Detect and Crash), as many as p.agg.w, in canonical order.
+// local appends p's enabled Deliver, Lose, Call and Fire actions, then its
+// DetectorLocal Detect actions (not the perfect detector's Detect, nor
+// Crash), as many as p.agg.w, in canonical order.
 func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.Action {
 	fifo := m.cfg.Network == FIFO
 	start := len(buf)
@@ -121,5 +128,5 @@ func (m *Model) local(s *World, i int, p *proc, buf []checker.Action) []checker.
 			buf = append(buf, checker.Action{Kind: Fire, P: int32(i), I: int32(id)})
 		}
 	}
-	return buf
+	return m.appendLocalDetects(s, i, p, buf)
 }

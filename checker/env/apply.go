@@ -23,7 +23,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	}
 	t := newTx(s.root, m.height)
 	nw := m.newWorld(&t)
-	*nw = World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail,
+	*nw = World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail, spent: s.spent,
 		clock: s.clock, now: s.now, depth: s.depth + 1, last: a, actor: core.NoRank}
 	n := m.cfg.N
 	if a.Kind == Tick || a.Kind == Clock {
@@ -68,30 +68,41 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 			return nil, notEnabled(a, fmt.Sprintf("%v never crashes (Survivors)", p))
 		}
 		nw.actor = p
-		mp := t.mut(int(p))
-		mp.live = false
-		mp.inbox = nil
-		mp.timers = nil
-		mp.next = nil
-		mp.due = nil
+		group := m.group(s, p)
 		nw.crashed = s.crashed.Clone()
-		nw.crashed.Add(p)
-		nw.ncrash++
+		for _, g := range group {
+			mp := t.mut(int(g))
+			mp.live = false
+			mp.inbox = nil
+			mp.timers = nil
+			mp.next = nil
+			mp.due = nil
+			nw.crashed.Add(g)
+			nw.ncrash++
+		}
 		if isFail {
 			nw.nfail++
+		} else {
+			nw.spent++
+		}
+		if h := m.pl.host; m.cfg.Detector == DetectorLocal && h[p] != p && !s.crashed.Has(h[p]) {
+			t.mut(int(h[p])) // a Detect(host, p) is now pending
 		}
 		if m.cfg.Loss == LossOnCrash {
 			each(s.root, m.height, 0, func(i int, r *proc) bool {
 				if r.live {
-					if lo, hi := senderRange(r.inbox, p); hi > lo {
-						t.mut(i)
+					for _, g := range group {
+						if lo, hi := senderRange(r.inbox, g); hi > lo {
+							t.mut(i)
+							break
+						}
 					}
 				}
 				return true
 			})
 		}
 	case Detect:
-		if m.cfg.Detector == DetectorNone || !q.Valid(n) || !s.crashed.Has(q) || pp.detected.Has(q) {
+		if !q.Valid(n) || !m.reportable(p, q) || !s.crashed.Has(q) || pp.detected.Has(q) {
 			return nil, notEnabled(a, fmt.Sprintf("no pending notification that %v is dead", q))
 		}
 		mp := t.mut(int(p))
@@ -135,7 +146,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	}
 	t.commit(func(i int, r *proc) agg {
 		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
-		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
+		return m.weigh(r, i, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root
 	return nw, nil
@@ -357,7 +368,7 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 	})
 	t.commit(func(i int, r *proc) agg {
 		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
-		return m.weigh(r, nw.crashed, len(m.sched[s.alt][i]))
+		return m.weigh(r, i, nw.crashed, len(m.sched[s.alt][i]))
 	})
 	nw.root = t.root
 	return nw, nil

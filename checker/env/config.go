@@ -25,8 +25,18 @@ type Config struct {
 	// Faults is the failure model: CrashStop (default, the only one).
 	Faults Faults
 	// Detector is the failure detector: DetectorPerfect (default, every
-	// crash reported by a Detect action) or DetectorNone.
+	// crash reported by a Detect action), DetectorNone or DetectorLocal
+	// (a hosted rank's crash reported to its host only; needs Hosts).
 	Detector Detector
+	// Hosts places ranks on hosts (nil: no placement, every rank on its
+	// own): Hosts[r] is the rank that hosts r, such as the runtime daemon
+	// of an application process, or r itself for a rank no one hosts. A
+	// host is not itself hosted. A crash of a host crashes, in the same
+	// step, every live rank it hosts (a node failure kills its processes),
+	// and spends one crash of the budget, as the crash of a single hosted
+	// rank does. It does not combine with Fail. A hosted survivor never
+	// crashes alone but dies with its host.
+	Hosts []core.Rank
 	// Timing is Asynchronous (default), LockStepRounds (timers wait for
 	// the next round, begun by a Tick action) or BoundedDelay (a global
 	// clock in ticks, message delays in [1, Delta] ticks); see Timing.
@@ -57,7 +67,8 @@ type Config struct {
 	CrashProb float64
 	// Survivors lists ranks that never crash (not even within the budget),
 	// such as the root of a broadcast, which is assumed alive (Corrected
-	// Trees §2.1). They must not be Fail ranks.
+	// Trees §2.1). They must not be Fail ranks. With Hosts, a hosted
+	// survivor still dies with its host.
 	Survivors []core.Rank
 	// Wakeups are timer ids of a synchronized clock, in order: once nothing
 	// but budget crashes is enabled, a Clock action arms the next one at
@@ -108,8 +119,11 @@ func (c *Config) validate() error {
 	if c.Faults != CrashStop {
 		return bad("unknown Faults %d", c.Faults)
 	}
-	if c.Detector != DetectorPerfect && c.Detector != DetectorNone {
+	if c.Detector != DetectorPerfect && c.Detector != DetectorNone && c.Detector != DetectorLocal {
 		return bad("unknown Detector %d", c.Detector)
+	}
+	if err := c.validateHosts(); err != nil {
+		return bad("%v", err)
 	}
 	if c.Timing != Asynchronous && c.Timing != LockStepRounds && c.Timing != BoundedDelay {
 		return bad("unknown Timing %d", c.Timing)

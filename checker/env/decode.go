@@ -91,7 +91,8 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 			hdr.nfail++
 		}
 	})
-	if hdr.ncrash-hdr.nfail > m.cfg.Crashes {
+	hdr.spent = hdr.ncrash - hdr.nfail
+	if m.pl.host == nil && hdr.spent > m.cfg.Crashes {
 		d.Fail("%d crashes beyond the budget %d", hdr.ncrash-hdr.nfail, m.cfg.Crashes)
 	}
 	clock := d.Uint()
@@ -99,6 +100,20 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		d.Fail("clock %d beyond the %d wakeups", clock, len(m.cfg.Wakeups))
 	}
 	hdr.clock = int(clock)
+	if m.pl.host != nil {
+		spent := d.Uint()
+		if d.Err() == nil && (spent > uint64(m.cfg.Crashes) || spent > uint64(hdr.ncrash) || spent == 0 && hdr.ncrash > 0) {
+			d.Fail("%d crashes spent with %d ranks crashed and a budget of %d", spent, hdr.ncrash, m.cfg.Crashes)
+		}
+		hdr.spent = int(spent)
+		for h, rs := range m.pl.hosted {
+			for _, r := range rs {
+				if hdr.crashed.Has(core.Rank(h)) && !hdr.crashed.Has(r) {
+					d.Fail("host %v crashed and %v, which it hosts, did not", core.Rank(h), r)
+				}
+			}
+		}
+	}
 	// Frame the processes first (cheap: counts and lengths), to learn
 	// the schedule alternative; then take each process from the cache or
 	// decode it.
@@ -159,7 +174,7 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		canon := bytes.Equal(scheds[i], m.schedEnc[alt][i])
 		if canon {
 			if p := m.cachedProcOf(fp, r, pb); p != nil && p.live == !crashed &&
-				(m.cfg.Loss != LossOnCrash || m.weigh(p, w.crashed, n) == p.agg) {
+				(!m.worldWeighed() || m.weigh(p, i, w.crashed, n) == p.agg) {
 				procs[i] = p
 				continue
 			}
@@ -175,7 +190,7 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		if int(p.made) > n {
 			return nil, fmt.Errorf("%w: env: %v made %d calls of %d", core.ErrMalformed, r, p.made, n)
 		}
-		p.agg = m.weigh(p, w.crashed, n)
+		p.agg = m.weigh(p, i, w.crashed, n)
 		p.edit = edit
 		if canon {
 			p.enc = slices.Clip(slices.Clone(pb)) // b belongs to the caller

@@ -105,7 +105,7 @@ func disarmTimed(ids []uint64, due []int32, id uint64) ([]uint64, []int32, bool)
 // may make and its due timers; due counts what must happen before the next
 // Tick (messages at their deadline, due timers, the call); later counts
 // every message and timer (something the clock must still reach).
-func (m *Model) weighDelay(p *proc, crashed core.RankSet, nsched int) agg {
+func (m *Model) weighDelay(p *proc, i int, crashed core.RankSet, nsched int) agg {
 	var a agg
 	prev := core.NoRank
 	for i := range p.inbox {
@@ -140,6 +140,12 @@ func (m *Model) weighDelay(p *proc, crashed core.RankSet, nsched int) agg {
 		}
 	}
 	a.live, a.det = 1, int64(p.ndet)
+	if m.cfg.Detector == DetectorLocal {
+		k := m.localPending(p, i, crashed)
+		a.w += k
+		a.due += k
+		a.det = 0
+	}
 	return a
 }
 

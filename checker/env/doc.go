@@ -24,6 +24,13 @@
 // "q is dead" to p being its own action Detect(p, q), which steps p with
 // core.Suspect(q).
 //
+// Placement and local detection (Config.Hosts, DetectorLocal; hosts.go):
+// with Hosts, a host's crash crashes every live rank it hosts in the same
+// step (a node failure kills its processes); a hosted rank may also crash
+// alone. Either is one crash of the budget, which the world then encodes.
+// DetectorLocal reports a hosted rank's crash to its host only (a runtime
+// daemon seeing its own process exit) and no other crash to anyone.
+//
 // Inputs: process p makes the calls of its schedule in order, each as its own
 // action Call(p), as long as it is alive; with Blocking, only after its
 // previous call has returned (an EffReturn effect of any later step of p).

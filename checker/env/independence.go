@@ -17,7 +17,10 @@ var _ checker.Independence[*World] = (*Model)(nil)
 //   - when a transition property of the model declares
 //     checker.ReadsInputs, neither is a Call, and when one declares
 //     checker.ReadsFailures, neither is a Crash;
-//   - no transition property of the model declares checker.ReadsAnything.
+//   - no transition property of the model declares checker.ReadsAnything;
+//   - with Config.Hosts, neither is a Crash (a host's crash also crashes
+//     the ranks it hosts, and a hosted rank's crash gives its host a
+//     pending Detect under DetectorLocal: it touches other records).
 //
 // Why they commute (s·a·b and s·b·a have the same Encode, and each leaves
 // the other enabled with the same meaning). A step of process P (Deliver,
@@ -74,6 +77,9 @@ var _ checker.Independence[*World] = (*Model)(nil)
 func (m *Model) Independent(s *World, a, b checker.Action) bool {
 	if a.P == b.P || !localKind(a.Kind) || !localKind(b.Kind) || m.reads&readsBlock != 0 {
 		return false
+	}
+	if m.pl.host != nil && (a.Kind == Crash || b.Kind == Crash) {
+		return false // a group crash touches its hosted ranks, a local one enables a Detect at the host
 	}
 	if a.Kind == Deliver && a.Q == b.P || b.Kind == Deliver && b.Q == a.P {
 		return false

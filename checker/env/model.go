@@ -29,6 +29,7 @@ type Model struct {
 	msgs     memo[cachedMsg]   // Decode: decoded messages by bytes (proccache.go)
 	stateIDs atomic.Uint64     // the last nodeState id given
 	inEnc    [][][]string      // encoding of each call input sched[k][p][j] (a step's key)
+	pl       placement         // Config.Hosts (hosts.go)
 }
 
 var _ checker.Model[*World] = (*Model)(nil)
@@ -43,7 +44,11 @@ func New(cfg Config) (*Model, error) {
 	cfg.Survivors = append([]core.Rank(nil), cfg.Survivors...)
 	cfg.Wakeups = append([]uint64(nil), cfg.Wakeups...)
 	cfg.Params = maps.Clone(cfg.Params)
-	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules}
+	cfg.Hosts = append([]core.Rank(nil), cfg.Hosts...)[:len(cfg.Hosts):len(cfg.Hosts)]
+	if len(cfg.Hosts) == 0 {
+		cfg.Hosts = nil
+	}
+	m := &Model{cfg: cfg, height: heightFor(cfg.N), sched: cfg.Schedules, pl: newPlacement(cfg.Hosts)}
 	m.procs.bits, m.states.bits, m.steps.bits, m.msgs.bits = procCacheBits, stateBits, stepBits, msgBits
 	m.reads = stepReads(cfg.Properties)
 	for _, r := range cfg.Fail {
@@ -80,7 +85,7 @@ func New(cfg Config) (*Model, error) {
 			}
 			enc[p] = b
 			pr := &proc{node: ns[p].node, ns: ns[p], live: true}
-			pr.agg = m.weigh(pr, core.RankSet{}, len(alt[p]))
+			pr.agg = m.weigh(pr, p, core.RankSet{}, len(alt[p]))
 			procs[p] = pr
 		}
 		m.schedEnc = append(m.schedEnc, enc)
@@ -126,8 +131,14 @@ func New(cfg Config) (*Model, error) {
 	if len(cfg.Wakeups) > 0 {
 		fmt.Fprintf(&name, " wakeups=%d", len(cfg.Wakeups))
 	}
-	if cfg.Detector == DetectorNone {
+	switch cfg.Detector {
+	case DetectorNone:
 		name.WriteString(" no-detector")
+	case DetectorLocal:
+		name.WriteString(" local-detector")
+	}
+	if cfg.Hosts != nil {
+		name.WriteString(" hosts")
 	}
 	if cfg.CrashBeforeWakeup {
 		name.WriteString(" crash-before-wakeup")
@@ -172,9 +183,11 @@ func (m *Model) Quiescent(s *World) bool {
 		s.root.sum.pend == 0 && s.root.sum.later == 0
 }
 
-// detc is the number of crashes the detector reports: 0 with DetectorNone.
+// detc is the number of crashes the perfect detector reports to every live
+// process: 0 with DetectorNone and DetectorLocal (whose pending detections
+// each host counts itself, localPending).
 func (m *Model) detc(s *World) int64 {
-	if m.cfg.Detector == DetectorNone {
+	if m.cfg.Detector != DetectorPerfect {
 		return 0
 	}
 	return int64(s.ncrash)
@@ -183,7 +196,7 @@ func (m *Model) detc(s *World) int64 {
 // budget reports whether a budget crash is enabled in s at all (the
 // crash budget is not spent and, with CrashBeforeWakeup, no Clock yet).
 func (m *Model) budget(s *World) bool {
-	return s.ncrash-s.nfail < m.cfg.Crashes && !(m.cfg.CrashBeforeWakeup && s.clock > 0)
+	return s.spent < m.cfg.Crashes && !(m.cfg.CrashBeforeWakeup && s.clock > 0)
 }
 
 // clockDue reports whether a Clock action is enabled in s: a wakeup is

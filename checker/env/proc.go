@@ -83,13 +83,14 @@ type Record struct {
 	Value    core.Value
 }
 
-// weigh computes p's agg, given the crashed set and its schedule length.
-func (m *Model) weigh(p *proc, crashed core.RankSet, nsched int) agg {
+// weigh computes the agg of p, the record of rank i, given the crashed set
+// and its schedule length.
+func (m *Model) weigh(p *proc, i int, crashed core.RankSet, nsched int) agg {
 	if !p.live {
 		return agg{}
 	}
 	if m.timed() {
-		return m.weighDelay(p, crashed, nsched)
+		return m.weighDelay(p, i, crashed, nsched)
 	}
 	var w int64
 	prev := core.NoRank
@@ -109,6 +110,9 @@ func (m *Model) weigh(p *proc, crashed core.RankSet, nsched int) agg {
 		w++
 	}
 	w += int64(len(p.timers))
+	if m.cfg.Detector == DetectorLocal {
+		return agg{w: w + m.localPending(p, i, crashed), live: 1, pend: int64(len(p.next))}
+	}
 	return agg{w: w, live: 1, det: int64(p.ndet), pend: int64(len(p.next))}
 }
 

@@ -12,7 +12,7 @@ import (
 //	Network   Unordered | FIFO                        channel discipline
 //	Loss      LossNone | LossOnCrash                   which messages may vanish
 //	Faults    CrashStop                                how processes fail
-//	Detector  DetectorPerfect | DetectorNone           what crashes are reported
+//	Detector  DetectorPerfect | DetectorNone | DetectorLocal   what crashes are reported
 //	Timing    Asynchronous | LockStepRounds | BoundedDelay   how timers relate to deliveries
 //
 // Later protocols add modes to these enums rather than new switches:
@@ -64,6 +64,13 @@ const (
 	// fail-stop models where the sender cannot tell whether the recipient
 	// is alive (Corrected Trees §2.1).
 	DetectorNone
+	// DetectorLocal: a crash of a hosted rank r (Config.Hosts) is reported
+	// to its host only, one Detect(host, r) if the host is alive, and no
+	// other crash is reported to anyone: the local detection of a runtime
+	// daemon that sees its own application processes exit (SIGCHLD; Zhong
+	// et al., EuroMPI'19 §4.4), while hosts must detect each other by
+	// themselves (heartbeats). Needs Config.Hosts.
+	DetectorLocal
 )
 
 // Timing is how time advances relative to deliveries.
@@ -96,7 +103,7 @@ var (
 	networkNames  = []string{Unordered: "unordered", FIFO: "fifo"}
 	lossNames     = []string{LossNone: "none", LossOnCrash: "on-crash"}
 	faultsNames   = []string{CrashStop: "crash-stop"}
-	detectorNames = []string{DetectorPerfect: "perfect", DetectorNone: "none"}
+	detectorNames = []string{DetectorPerfect: "perfect", DetectorNone: "none", DetectorLocal: "local"}
 	timingNames   = []string{Asynchronous: "async", LockStepRounds: "rounds", BoundedDelay: "bounded"}
 )
 
@@ -125,7 +132,7 @@ func (l Loss) String() string { return name(lossNames, "loss", uint8(l)) }
 // String is "crash-stop".
 func (f Faults) String() string { return name(faultsNames, "faults", uint8(f)) }
 
-// String is "perfect" or "none".
+// String is "perfect", "none" or "local".
 func (d Detector) String() string { return name(detectorNames, "detector", uint8(d)) }
 
 // String is "async", "rounds" or "bounded".
@@ -143,7 +150,8 @@ func ParseLoss(s string) (Loss, error) { return parse[Loss](lossNames, "loss", s
 // string is an error wrapping ErrConfig.
 func ParseFaults(s string) (Faults, error) { return parse[Faults](faultsNames, "faults", s) }
 
-// ParseDetector parses a Detector.String() value ("perfect", "none"); any
+// ParseDetector parses a Detector.String() value ("perfect", "none",
+// "local"); any
 // other string is an error wrapping ErrConfig.
 func ParseDetector(s string) (Detector, error) { return parse[Detector](detectorNames, "detector", s) }
 

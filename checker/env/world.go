@@ -20,6 +20,7 @@ type World struct {
 	crashed core.RankSet
 	ncrash  int   // crashed.Len()
 	nfail   int   // crashed Fail ranks (outside the budget)
+	spent   int   // budget crashes taken (ncrash - nfail unless Config.Hosts groups them)
 	clock   int   // Clock actions taken (Config.Wakeups armed so far)
 	now     int64 // BoundedDelay: Tick actions taken (not encoded; see Now)
 	depth   int

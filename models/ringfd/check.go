@@ -25,6 +25,13 @@ type CheckParams struct {
 	Network         env.Network
 	RequestWaits    bool
 	Mutant          mutant.Name
+	// DaemonCrashesOnly restricts crashes to daemons (with their
+	// processes), the model before single process crashes were checked;
+	// by default a crash strikes a daemon or a single process.
+	DaemonCrashesOnly bool
+	// Ring is the observation ring (fd.Config.Ring; nil: the identity).
+	// Rotation symmetry (SymModel, --symmetry) needs the identity.
+	Ring []core.Rank
 }
 
 // seqWindow is a heartbeat-number window wide enough for Δ and δ: fewer
@@ -36,7 +43,7 @@ func (p CheckParams) seqWindow() uint64 {
 
 // Config is the detector configuration of p.
 func (p CheckParams) Config() fd.Config {
-	return fd.Config{N: p.N, Procs: p.Procs, Period: p.Period, Timeout: p.Timeout, BMG: p.BMG, NoSkip: p.NoSkip,
+	return fd.Config{N: p.N, Procs: p.Procs, Ring: p.Ring, Period: p.Period, Timeout: p.Timeout, BMG: p.BMG, NoSkip: p.NoSkip,
 		RequestWaitsForTick: p.RequestWaits, SeqWindow: p.seqWindow(), Mutant: p.Mutant}
 }
 
@@ -44,12 +51,13 @@ func (p CheckParams) Config() fd.Config {
 // clock in ticks, timers at their deadline, re-arming a timer replaces its
 // deadline, every message delivered within Δ ticks, every order of a
 // tick's steps explored) over every daemon and process of p. Heartbeat
-// numbers wrap (Config.SeqWindow) so that the state space is finite. Crashes (at most p.Crashes, at any step) strike daemons
-// only: a daemon's processes die with it (they count as dead in every
-// property), and single process failures, whose local detection is
-// immediate (§4.4) and starts the same broadcast, are left to the simulator:
-// processes are env survivors and the env's detector is off (daemons detect
-// each other by heartbeats only).
+// numbers wrap (Config.SeqWindow) so that the state space is finite.
+// Crashes, at most p.Crashes, at any step, strike a daemon, whose processes
+// die with it in the same step (env.Config.Hosts: a node failure), or a
+// single application process, whose crash only its daemon observes, at
+// once (env.DetectorLocal: the SIGCHLD of §4.4); daemons detect each other
+// by heartbeats only. With DaemonCrashesOnly, processes never crash alone
+// (they are env survivors, dying only with their daemon).
 func NewCheckModel(p CheckParams) (*env.Model, error) {
 	cfg, err := fd.Normalize(p.Config())
 	if err != nil {
@@ -64,36 +72,38 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 	for d := 0; d < p.N; d++ {
 		sched[d] = start
 	}
+	hosts := make([]core.Rank, ranks)
 	var survivors []core.Rank
-	for r := p.N; r < ranks; r++ {
-		survivors = append(survivors, core.Rank(r))
+	for r := range hosts {
+		hosts[r] = core.Rank(r)
+		if cfg.IsProcess(core.Rank(r)) {
+			hosts[r] = cfg.Host(core.Rank(r))
+			if p.DaemonCrashesOnly {
+				survivors = append(survivors, core.Rank(r))
+			}
+		}
 	}
 	c := &cfg
 	return env.New(env.Config{
 		Name: "ringfd", N: ranks, Crashes: p.Crashes, Network: p.Network,
-		Timing: env.BoundedDelay, Delta: p.Delta, Detector: env.DetectorNone,
+		Timing: env.BoundedDelay, Delta: p.Delta, Detector: env.DetectorLocal, Hosts: hosts,
 		Survivors: survivors, Schedules: [][][]core.Input{sched},
 		NewNode: func(r core.Rank, _ int) core.Machine {
 			m, _ := fd.New(r, *c)
 			return m
 		},
 		Properties: CheckProperties(c),
+		Codec: env.Codec{
+			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return fd.DecodeNode(b, r, *c) },
+			Message: func(b []byte) (core.Message, error) { return fd.DecodeMessage(b, c.Ranks()) },
+		},
 	})
 }
 
-// dead reports whether rank r is dead in w: a crashed daemon, or a process
-// of one.
-func dead(c *fd.Config, w *env.World, r core.Rank) bool {
-	if c.IsDaemon(r) {
-		return w.Crashed(r)
-	}
-	return w.Crashed(c.Host(r))
-}
-
 // CheckProperties are the detector's properties over bounded-delay env
-// worlds (issue 11). A process of a crashed daemon is dead (it never crashes
-// in env, being a survivor), so "p suspects q" reads Reported_p ∋ q and,
-// for a daemon q, also every process of q; a dead process is never "live".
+// worlds (issue 11). A daemon's crash crashes its processes in env too, so
+// a live process always has a live daemon; "p suspects q" reads Reported_p
+// ∋ q and, for a daemon q, also every process of q.
 func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
 	suspects := func(w *env.World, p, q core.Rank) bool {
 		n := w.Node(p)
@@ -101,7 +111,7 @@ func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
 			return false
 		}
 		if c.IsProcess(q) {
-			return !w.Crashed(c.Host(q)) // a dead process counts as crashed: never a false suspicion
+			return true
 		}
 		for j := 0; j < c.Procs; j++ {
 			if !knows(n, c.ProcRank(q, j)) {
@@ -112,18 +122,13 @@ func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
 	}
 	accuracy := props.StrongAccuracy(PropAccuracy,
 		"no live daemon or process is in any Reported set (strong accuracy; needs η above the heartbeat gap plus the delay bound, and above a mending request's round trip)",
-		func(w *env.World, p, q core.Rank) bool {
-			if c.IsProcess(q) {
-				return knows(w.Node(p), q) && !w.Crashed(c.Host(q))
-			}
-			return knows(w.Node(p), q)
-		})
+		func(w *env.World, p, q core.Rank) bool { return knows(w.Node(p), q) })
 	accuracy.Stable = true
 	return []checker.Property[*env.World]{
 		accuracy,
 		props.StrongCompleteness(PropCompleteness,
-			"every crashed daemon, with its processes, is eventually in Reported at every live daemon and every process of a live daemon (strong completeness, §4.4–4.6)",
-			suspects, func(w *env.World, p, q core.Rank) bool { return !dead(c, w, p) }),
+			"every crashed daemon, with its processes, and every crashed process is eventually in Reported at every live daemon and every live process (strong completeness, §4.4–4.6)",
+			suspects, nil),
 		{Name: PropRingRepair, Kind: checker.Eventually,
 			Doc:   "every live daemon eventually observes its closest live ring predecessor and is its observer (§4.5, Fig. 3)",
 			Check: func(w *env.World) error { return ringRepaired(c, w) }},

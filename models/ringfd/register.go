@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/registry"
 	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
@@ -42,12 +43,14 @@ func mutantInfos() []registry.MutantInfo {
 
 // checkFlags are the flags of `ftcheck check ringfd`.
 var checkFlagNames = []string{"n", "procs", "crashes", "delta", "period", "timeout", "bmg", "skip", "network",
-	"request-waits-for-tick", "mutant"}
+	"request-waits-for-tick", "mutant", "proc-crashes", "ring"}
 
 func defineCheck(fs *flag.FlagSet) registry.Builder {
 	n := fs.Int("n", 4, "number of daemons N")
 	procs := fs.Int("procs", 1, "application processes per daemon (they die with their daemon)")
-	crashes := fs.Int("crashes", 1, "crash budget: at most this many daemons crash, at any step")
+	crashes := fs.Int("crashes", 1, "crash budget: at most this many crashes, at any step, each of a daemon (with its processes) or of a single process")
+	procCrashes := fs.Bool("proc-crashes", true, "single application processes may crash (seen by their daemon at once, §4.4); false: daemons only")
+	ring := fs.String("ring", "", "observation ring as a permutation of the daemons, e.g. 0,2,1,3 (empty: the identity; --symmetry needs it)")
 	delta := fs.Int("delta", 1, "delay bound Δ in ticks: a message sent at tick t arrives in [t+1, t+Δ]")
 	period := fs.Uint64("period", 2, "heartbeat period δ in ticks")
 	timeout := fs.Uint64("timeout", 4, "timeout η in ticks")
@@ -58,8 +61,14 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
 		p := CheckParams{N: *n, Procs: *procs, Crashes: *crashes, Delta: *delta, Period: *period, Timeout: *timeout,
-			NoSkip: !*skip, RequestWaits: *wait, Mutant: mutant.Name(*mut)}
-		var err error
+			NoSkip: !*skip, RequestWaits: *wait, Mutant: mutant.Name(*mut), DaemonCrashesOnly: !*procCrashes}
+		ids, err := ParseList(*ring)
+		if err != nil {
+			return nil, fmt.Errorf("--ring: %w", err)
+		}
+		for _, d := range ids {
+			p.Ring = append(p.Ring, core.Rank(d))
+		}
 		if p.BMG, err = fd.ParseBMG(*bmg); err != nil {
 			return nil, err
 		}
@@ -72,15 +81,24 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		if p.N > 8 {
 			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate ringfd)", p.N)
 		}
-		m, err := NewCheckModel(p)
-		if err != nil {
-			return nil, err
-		}
 		own := map[string]string{}
 		for _, name := range checkFlagNames {
 			own[name] = fs.Lookup(name).Value.String()
 		}
-		return registry.Erase(m, "ringfd", own), nil
+		sm, err := NewSymModel(p)
+		switch {
+		case err == errNotRotation && symmetryAsked(fs):
+			return nil, err
+		case err == errNotRotation:
+			m, err := NewCheckModel(p)
+			if err != nil {
+				return nil, err
+			}
+			return registry.Erase(m, "ringfd", own), nil
+		case err != nil:
+			return nil, err
+		}
+		return registry.Erase[*env.World](sm, "ringfd", own), nil
 	}
 }
 
@@ -128,4 +146,11 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		rep.Text = b.String()
 		return rep, nil
 	}
+}
+
+// symmetryAsked reports whether the command's --symmetry flag (bound by
+// ftcheck check in the same flag set) is on.
+func symmetryAsked(fs *flag.FlagSet) bool {
+	f := fs.Lookup("symmetry")
+	return f != nil && f.Value.String() == "true"
 }
