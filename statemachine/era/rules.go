@@ -161,7 +161,17 @@ func (n *Node) markEldersDead(q core.Rank, a uint64, out []core.Effect) []core.E
 // then the members below n, ascending", so every rank before q in that
 // order, an initial ancestor above q among them, is in S_q: dead, by
 // Lemma 1.3 at q. Dead stays dead, so the inference holds however late
-// the message arrives. Under MutantRequestEldersOnly only r < q is marked.
+// the message arrives.
+//
+// The completion is left out when q is the initial root of a's tree, where
+// the paper's rule cannot fail: the initial root has no parent, so it sends
+// RESULTREQUEST(a) only by Part 4's second rule, gathering and undecided;
+// every decision originates in a root's DC (Theorem 4) and no other root
+// exists while it lives (Lemmas 1 and 3), so no process has decided a and
+// no ancestor of p can have a DOWN(a) in flight. There Rule
+// Recv(RESULTREQUEST) keeps the paper's behaviour (it marks nothing), and
+// the completion changes only runs in which a later root asks past a dead
+// ancestor. Under MutantRequestEldersOnly only r < q is marked.
 func (n *Node) requestMarks(q core.Rank, a uint64) core.RankSet {
 	var out core.RankSet
 	for r := core.Rank(0); r < q; r++ {
@@ -177,6 +187,9 @@ func (n *Node) requestMarks(q core.Rank, a uint64) core.RankSet {
 		return out
 	}
 	sh := n.shape(base)
+	if q == sh.root() { // the initial root: no decision exists yet
+		return out
+	}
 	for r := sh.initParent(n.p); r != core.NoRank && r > q; r = sh.initParent(r) {
 		out.Add(r)
 	}
