@@ -23,9 +23,9 @@ import (
 //
 // Bounds: the whole default table takes about a minute on two cores;
 // star at N = 4 with 2 crashes is the row that catches a root accepting
-// DOWN from a dead former parent (agreement, 17 steps). X/Y trees stop at
-// one crash at N = 4: with two, correct ERA breaks agreement (see
-// TestXYTwoCrashesFinding).
+// DOWN from a dead former parent (agreement, 17 steps). X/Y trees at N = 4
+// with two crashes, where the paper's Rule Recv(RESULTREQUEST) breaks
+// agreement (TestXYTwoCrashesFinding), take 40 to 60 s each: long rows.
 var exhaustiveRows = []struct {
 	args                string
 	dfs, long           bool
@@ -62,6 +62,9 @@ var exhaustiveRows = []struct {
 	{args: "--n 3 --crashes 2 --agreements 2", long: true, dfs: true, states: 3681758, transitions: 10173124},
 	{args: "--n 4 --crashes 1 --topology bin/bin --node-size 2 --agreements 2 --values 1", long: true, states: 712661, transitions: 3017237, depth: 32},
 	{args: "--n 4 --crashes 2 --op ulfm --values 1 --rebalance --blocking --agreements 2", long: true, dfs: true, states: 1908130, transitions: 5726185},
+	{args: "--n 4 --crashes 2 --topology bin/bin --node-size 2", long: true, states: 1047760, transitions: 3099324, depth: 23},
+	{args: "--n 4 --crashes 2 --topology bin/bin --node-size 2 --network fifo --gc", long: true, states: 926833, transitions: 2784852, depth: 23},
+	{args: "--n 4 --crashes 2 --topology star/string --node-size 3", long: true, states: 1460204, transitions: 4528862, depth: 25},
 }
 
 // TestExhaustiveTable runs exhaustiveRows.
