@@ -95,6 +95,7 @@ func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
 // becomes root and its RESULTREQUEST(a=0) marks p2 dead at p4, which never
 // re-sends its contribution to a=1). The literal assignment is
 // MutantMarkEldersSilently.
+//
 // Finding (the paper's rule, not our reading, breaks Theorem 2): the rule
 // also marks dead the initial ancestors of p above q in a's tree, the ranks
 // Parent(S_p, p) would choose before q (see requestMarks). With r < q alone,
@@ -169,7 +170,7 @@ func (n *Node) markEldersDead(q core.Rank, a uint64, out []core.Effect) []core.E
 // every decision originates in a root's DC (Theorem 4) and no other root
 // exists while it lives (Lemmas 1 and 3), so no process has decided a and
 // no ancestor of p can have a DOWN(a) in flight. There Rule
-// Recv(RESULTREQUEST) keeps the paper's behaviour (it marks nothing), and
+// Recv(RESULTREQUEST) keeps the paper's behaviour (the r < q alone), and
 // the completion changes only runs in which a later root asks past a dead
 // ancestor. Under MutantRequestEldersOnly only r < q is marked.
 func (n *Node) requestMarks(q core.Rank, a uint64) core.RankSet {
