@@ -2,10 +2,13 @@ package era
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
 // exhaustiveRows is the exhaustive suite of correct ERA (issue 10 §3,
@@ -20,9 +23,9 @@ import (
 //
 // Bounds: the whole default table takes about a minute on two cores;
 // star at N = 4 with 2 crashes is the row that catches a root accepting
-// DOWN from a dead former parent (agreement, 17 steps). X/Y trees stop at
-// one crash at N = 4: with two, correct ERA breaks agreement (see
-// TestXYTwoCrashesFinding).
+// DOWN from a dead former parent (agreement, 17 steps). X/Y trees at N = 4
+// with two crashes, where the paper's Rule Recv(RESULTREQUEST) breaks
+// agreement (TestXYTwoCrashesFinding), take 40 to 60 s each: long rows.
 var exhaustiveRows = []struct {
 	args                string
 	dfs, long           bool
@@ -51,7 +54,7 @@ var exhaustiveRows = []struct {
 	{args: "--n 4 --crashes 1 --op ulfm --values 1", states: 9553, transitions: 23951, depth: 19},
 	{args: "--n 4 --crashes 1 --op ulfm --values 1 --topology star --network fifo --gc", states: 19630, transitions: 57527, depth: 21},
 	{args: "--n 4 --crashes 1 --op ulfm --values 1 --rebalance --blocking --agreements 2 --topology bin/bin --node-size 2", states: 41531, transitions: 121718, depth: 28},
-	{args: "--n 4 --crashes 2 --topology string", states: 605314, transitions: 1672181, depth: 21},
+	{args: "--n 4 --crashes 2 --topology string", states: 609818, transitions: 1689633, depth: 21},
 	{args: "--n 4 --crashes 2 --topology star", dfs: true, states: 3826544, transitions: 13056928},
 
 	{args: "--n 4 --crashes 2", long: true, states: 1434517, transitions: 4350040, depth: 24},
@@ -59,6 +62,9 @@ var exhaustiveRows = []struct {
 	{args: "--n 3 --crashes 2 --agreements 2", long: true, dfs: true, states: 3681758, transitions: 10173124},
 	{args: "--n 4 --crashes 1 --topology bin/bin --node-size 2 --agreements 2 --values 1", long: true, states: 712661, transitions: 3017237, depth: 32},
 	{args: "--n 4 --crashes 2 --op ulfm --values 1 --rebalance --blocking --agreements 2", long: true, dfs: true, states: 1908130, transitions: 5726185},
+	{args: "--n 4 --crashes 2 --topology bin/bin --node-size 2", long: true, states: 1047760, transitions: 3099324, depth: 23},
+	{args: "--n 4 --crashes 2 --topology bin/bin --node-size 2 --network fifo --gc", long: true, states: 926833, transitions: 2784852, depth: 23},
+	{args: "--n 4 --crashes 2 --topology star/string --node-size 3", long: true, states: 1460204, transitions: 4528862, depth: 25},
 }
 
 // TestExhaustiveTable runs exhaustiveRows.
@@ -92,25 +98,54 @@ func TestExhaustiveTable(t *testing.T) {
 	}
 }
 
-// TestXYTwoCrashesFinding pins a finding: with two crashes at N = 4 on
-// the bin/bin tree of node size 2 (p0 ← p1, p0 ← p2 ← p3), correct ERA
-// breaks agreement in 15 steps. p0 decides 0 and p2 forwards it to p3;
-// p0 and p2 die; the new root p1 asks p3 (Part 4's second rule), p3
-// answers UP and p1 decides 1; then p3 accepts p2's DOWN, since
-// RESULTREQUEST from p1 marks only p0 dead and p2 is still p3's parent.
-// p2 had been adopted by p1 as an elder (Eld), not an initial ancestor,
-// so p1 < p2 and the elders rule does not cover it. The flat binary tree
-// shows the same run at N = 8 with p0, p1 and p3 crashed
-// (statemachine/era/testdata/finding_orphaned_down.txt). When the
-// protocol is fixed, this test fails: move the X/Y rows of
-// exhaustiveRows to two crashes.
+// TestXYTwoCrashesFinding is the regression test of the orphaned-DOWN
+// finding (docs/era.md, "Finding"): on the bin/bin tree of node size 2
+// (p0 ← p1, p0 ← p2 ← p3), with the paper's Rule Recv(RESULTREQUEST) as
+// printed (MutantRequestEldersOnly), p0 decides 0 and p2 forwards it to
+// p3; p0 and p2 die; the new root p1 asks p3 (Part 4's second rule), p3
+// answers UP and p1 decides 1; then p3 accepts p2's DOWN, still its parent
+// since RESULTREQUEST from p1 marks only p0 dead. With the fix (p3 also
+// marks p2, its initial ancestor above p1) agreement holds.
+//
+// In CI the crashes are those of the run (--fail 0,2) and the inputs one
+// vector (--inputs-seed 0: p2 contributes 0, the others 1): the literal
+// rule fails in 15 steps at 15,340 states, the fix holds on all 24,510.
+// With FTKERNEL_LONG=1 also the finding's own bounds, any 2 crashes and
+// every input (ftcheck check era --n 4 --crashes 2 --topology bin/bin
+// --node-size 2): the literal rule fails in 15 steps at 801,960 states
+// (as the finding did), the fix holds on 1,047,760 (about 40 s).
 func TestXYTwoCrashesFinding(t *testing.T) {
-	res := build(t, "era", "--n", "4", "--crashes", "2", "--topology", "bin/bin", "--node-size", "2").BFS(checker.Options{})
-	if len(res.Violations) == 0 {
-		t.Fatalf("no violation on %d states: the finding is gone (fixed?)", res.States)
+	bounds := []struct {
+		args                string
+		long                bool
+		caughtAt            int64
+		states, transitions int64
+	}{
+		{args: "--n 4 --crashes 0 --fail 0,2 --inputs-seed 0", caughtAt: 15340, states: 24510, transitions: 65426},
+		{args: "--n 4 --crashes 2", long: true, caughtAt: 801960, states: 1047760, transitions: 3099324},
 	}
-	tr := res.Violations[0]
-	if tr.Violation.Property != Agreement || len(tr.Steps) != 15 {
-		t.Fatalf("%s in %d steps, want agreement in 15:\n%s", tr.Violation.Property, len(tr.Steps), tr)
+	for _, b := range bounds {
+		t.Run(b.args, func(t *testing.T) {
+			if b.long && os.Getenv("FTKERNEL_LONG") != "1" {
+				t.Skip("FTKERNEL_LONG=1 runs it")
+			}
+			args := append(strings.Fields(b.args), "--topology", "bin/bin", "--node-size", "2")
+			lit, tr := mustCatch(t, build(t, "era", append(args, "--mutant", string(erasm.MutantRequestEldersOnly))...), Agreement, 15)
+			if lit.States != b.caughtAt {
+				t.Errorf("literal rule caught at %d states, want %d", lit.States, b.caughtAt)
+			}
+			// The counterexample is the finding's: p3 answers p1's
+			// RESULTREQUEST with UP, then decides on the dead p2's DOWN.
+			answered := slices.IndexFunc(tr.Steps, func(s checker.Step) bool {
+				return strings.HasPrefix(s.Text, "p3 receives RESULTREQUEST(a=0) from p1 → sends UP")
+			})
+			last := tr.Steps[len(tr.Steps)-1].Text
+			if answered < 0 || !strings.HasPrefix(last, "p3 receives DOWN(a=0, v=0x0) from p2 → decides") ||
+				!slices.ContainsFunc(tr.Steps[:answered], func(s checker.Step) bool { return s.Text == "p2 crashes" }) {
+				t.Errorf("not the orphaned-DOWN run:\n%s", tr)
+			}
+			res := build(t, "era", args...).BFS(checker.Options{})
+			modeltest.PinCounts(t, b.args, res, "", b.states, b.transitions, 23)
+		})
 	}
 }

@@ -74,6 +74,7 @@ var eraMutantBounds = []struct {
 	{string(erasm.MutantRebalanceLocalView), []string{"--n", "4", "--crashes", "1", "--op", "ulfm", "--rebalance", "--blocking", "--agreements", "2", "--values", "1"}, "validity", 11},
 	{string(erasm.MutantULFMUnionAcked), []string{"--n", "3", "--crashes", "1", "--op", "ulfm", "--values", "1"}, "participation", 5},
 	{string(erasm.MutantResendUpFirstOnly), []string{"--n", "3", "--crashes", "1", "--agreements", "2", "--values", "1"}, "termination", 9},
+	{string(erasm.MutantRequestEldersOnly), []string{"--n", "4", "--crashes", "0", "--fail", "0,2", "--inputs-seed", "0", "--topology", "bin/bin", "--node-size", "2"}, "agreement", 15},
 }
 
 // TestERAMutantsCaught: every broken variant is caught by the property it

@@ -25,6 +25,7 @@ func eraMutants() []registry.MutantInfo {
 		erasm.MutantRebalanceLocalView:      "§3 Tree Rebalancing over the process's own S_p instead of the failures agreed by a-1",
 		erasm.MutantULFMUnionAcked:          "MPIX_Comm_agree combine unites the acknowledged failures instead of intersecting them (§1.1)",
 		erasm.MutantResendUpFirstOnly:       "Part 4 re-sends UP to the new parent for the first agreement only",
+		erasm.MutantRequestEldersOnly:       "Recv(RESULTREQUEST) from q literally as printed: only r < q marked dead, not p's ancestors above q (the orphaned-DOWN finding)",
 	}
 	out := make([]registry.MutantInfo, 0, len(erasm.Mutants))
 	for _, m := range erasm.Mutants {

@@ -182,18 +182,14 @@ func (x *App) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 		return out, fmt.Errorf("era: app %v: unexpected event %v", x.node.p, ev)
 	}
 	// The event may mark ranks dead: S_p ∪ {q} for a discovery, and the
-	// ranks below q for a RESULTREQUEST from q (Rule Recv(RESULTREQUEST)).
+	// ranks below q and p's ancestors above q for a RESULTREQUEST from q
+	// (Rule Recv(RESULTREQUEST), requestMarks).
 	if ev.Kind == core.EvSuspect {
 		x.amend(func(s *core.RankSet) { s.Add(ev.Peer) })
-	} else if _, ok := ev.Msg.(ResultRequest); ok {
+	} else if m, ok := ev.Msg.(ResultRequest); ok {
 		if !x.node.marksNoElders() { // mutant hook (mutants.go)
-			x.amend(func(s *core.RankSet) {
-				for r := core.Rank(0); r < ev.From; r++ {
-					if r != x.node.p {
-						s.Add(r)
-					}
-				}
-			})
+			marks := x.node.requestMarks(ev.From, m.A)
+			x.amend(func(s *core.RankSet) { *s = s.Union(marks) })
 		}
 	}
 	start := len(out)

@@ -23,5 +23,8 @@
 // Where the paper is ambiguous, or where its pseudocode contradicts its prose
 // and proofs, the choice made is written next to the rule (search for
 // "Ambiguity"); each literal reading that fails a §2.1 property is kept as a
-// mutant (see Mutants).
+// mutant (see Mutants). One rule is changed beyond a reading (search for
+// "Finding"): Rule Recv(RESULTREQUEST) as printed breaks Agreement
+// (Theorem 2), and requestMarks completes it; the printed rule is
+// MutantRequestEldersOnly (docs/era.md).
 package era

@@ -12,6 +12,9 @@ import (
 func TestMutantsAreCaught(t *testing.T) {
 	for _, m := range Mutants {
 		t.Run(string(m), func(t *testing.T) {
+			if where, ok := caughtElsewhere[m]; ok {
+				t.Skip(where)
+			}
 			t.Parallel()
 			if seed, cfg, err := findViolation(m, 3000); err != nil {
 				t.Logf("caught: %v N=%d seed=%d: %v", cfg.Tree(), cfg.N, seed, err)
@@ -20,6 +23,15 @@ func TestMutantsAreCaught(t *testing.T) {
 			}
 		})
 	}
+}
+
+// caughtElsewhere lists the mutants that random schedules do not reach,
+// with the tests that catch them.
+var caughtElsewhere = map[mutant.Name]string{
+	// Its run needs two crashes and four deliveries in one order (the DOWN
+	// of a dead ancestor last): 0 of 20,000 seeds found it at N = 3 … 8 on
+	// binary, string, bin/bin:2, bin/star:2 and string/star:3.
+	MutantRequestEldersOnly: "caught by breadth-first search (models/era TestERAMutantsCaught, TestXYTwoCrashesFinding) and testdata/finding_orphaned_down.txt",
 }
 
 // findViolation searches random runs of mutant m for a violation.

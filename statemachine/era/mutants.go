@@ -79,6 +79,12 @@ const (
 	// contribution for the lower one and leaves the other waiting
 	// (Theorem 3, Termination, of the second agreement alone).
 	MutantResendUpFirstOnly = mutant.Name("resend-up-first-agreement-only")
+	// MutantRequestEldersOnly is Rule Recv(RESULTREQUEST) from q with the
+	// paper's marking "forall r < q" alone: the initial ancestors of p above
+	// q are not marked dead, so a DOWN that one of them sent before dying
+	// can reach p after p answered q with UP (Theorem 2, Agreement; N = 4,
+	// bin/bin, node size 2, 2 crashes; see requestMarks).
+	MutantRequestEldersOnly = mutant.Name("request-elders-only")
 )
 
 // Mutants lists every mutant of this package.
@@ -99,6 +105,7 @@ var Mutants = []mutant.Name{
 	MutantRebalanceLocalView,
 	MutantULFMUnionAcked,
 	MutantResendUpFirstOnly,
+	MutantRequestEldersOnly,
 }
 
 // repWrongParent is MutantXYRepWrongParent's initial parent of the node
@@ -182,6 +189,10 @@ func (n *Node) marksEldersOtherwise(q core.Rank) bool {
 	}
 	return false
 }
+
+// marksEldersOnly is MutantRequestEldersOnly's hook in requestMarks: the
+// paper's r < q alone.
+func (n *Node) marksEldersOnly() bool { return n.cfg.Mutant == MutantRequestEldersOnly }
 
 // marksNoElders is MutantNoMarkElders's hook in the App, which mirrors Rule
 // Recv(RESULTREQUEST)'s marking in its own view.

@@ -95,8 +95,17 @@ func (n *Node) recvDown(q core.Rank, m Down, out []core.Effect) []core.Effect {
 // becomes root and its RESULTREQUEST(a=0) marks p2 dead at p4, which never
 // re-sends its contribution to a=1). The literal assignment is
 // MutantMarkEldersSilently.
+//
+// Finding (the paper's rule, not our reading, breaks Theorem 2): the rule
+// also marks dead the initial ancestors of p above q in a's tree, the ranks
+// Parent(S_p, p) would choose before q (see requestMarks). With r < q alone,
+// an ancestor d > q that died after forwarding an old root's decision stays
+// Parent(S_p, p): p answers UP, q decides on it, and d's late DOWN then makes
+// p decide the old value (N = 4, bin/bin, node size 2, 2 crashes: 15 steps;
+// testdata/finding_orphaned_down.txt at N = 8 flat). The literal r < q is
+// MutantRequestEldersOnly.
 func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect) []core.Effect {
-	out = n.markEldersDead(q, out)
+	out = n.markEldersDead(q, m.A, out)
 	g := n.get(m.A)
 	switch {
 	case g.result != nil:
@@ -110,25 +119,81 @@ func (n *Node) recvResultRequest(q core.Rank, m ResultRequest, out []core.Effect
 }
 
 // markEldersDead is "forall r < q do S_p[r] ← dead" of Rule
-// Recv(RESULTREQUEST) from q, each newly marked r discovered dead (Part 4),
-// in ascending r (see recvResultRequest).
-func (n *Node) markEldersDead(q core.Rank, out []core.Effect) []core.Effect {
+// Recv(RESULTREQUEST(a)) from q, completed by the ancestors of p above q
+// (requestMarks), each newly marked r discovered dead (Part 4), in
+// ascending r (see recvResultRequest).
+func (n *Node) markEldersDead(q core.Rank, a uint64, out []core.Effect) []core.Effect {
 	if n.marksEldersOtherwise(q) { // mutant hook
 		return out
 	}
 	// Part 4 acts only when r is the parent or a child; marking any other
 	// rank changes neither Parent(S_p, p) nor Children(S_p, p) (a rank's
-	// orphans go to its own parent), so it is just marked.
-	for r := core.Rank(0); r < q; r++ {
+	// orphans go to its own parent), so it is just marked. Ascending r
+	// marks the ancestors above q from the farthest to the nearest: only
+	// the last is the parent, so p re-sends its UP once (to q).
+	n.requestMarks(q, a).Each(func(r core.Rank) {
 		switch {
-		case r == n.p || n.dead.Has(r):
+		case n.dead.Has(r):
 		case n.inSomeTree(r):
 			out = n.discoveredDead(r, out)
 		default:
 			addTo(&n.dead, r)
 		}
-	}
+	})
 	n.refreshTree()
+	return out
+}
+
+// requestMarks is the set of ranks that Rule Recv(RESULTREQUEST(a)) from q
+// marks dead at p: every r < q but p (the paper's "forall r < q"), and
+// every initial ancestor of p in a's tree (the rebuilt one under
+// Config.Rebalance, once known) whose rank is above q.
+//
+// Finding: the paper's rule marks only r < q, which lets p accept a DOWN
+// from an ancestor d > q that died after forwarding an earlier root's
+// decision, once p has answered q's RESULTREQUEST with UP: Theorem 2 fails
+// (docs/era.md, "Finding"). The completion is sound (Lemma 1.3 still
+// holds: only dead ranks are marked): a root q sends RESULTREQUEST(a) to n
+// only when Parent(S_q, n) = q in a's tree (Part 4's first rule: n ∈
+// Children(S_q, q); the second: n ∈ Children(S'_q, c) for a child c of q
+// now dead, whose parent in S_q is then q, since the chain of initial
+// ancestors of n continues with that of c). Parent is the first rank not
+// marked dead in the fixed order "initial ancestors of n, nearest first,
+// then the members below n, ascending", so every rank before q in that
+// order, an initial ancestor above q among them, is in S_q: dead, by
+// Lemma 1.3 at q. Dead stays dead, so the inference holds however late
+// the message arrives.
+//
+// The completion is left out when q is the initial root of a's tree, where
+// the paper's rule cannot fail: the initial root has no parent, so it sends
+// RESULTREQUEST(a) only by Part 4's second rule, gathering and undecided;
+// every decision originates in a root's DC (Theorem 4) and no other root
+// exists while it lives (Lemmas 1 and 3), so no process has decided a and
+// no ancestor of p can have a DOWN(a) in flight. There Rule
+// Recv(RESULTREQUEST) keeps the paper's behaviour (the r < q alone), and
+// the completion changes only runs in which a later root asks past a dead
+// ancestor. Under MutantRequestEldersOnly only r < q is marked.
+func (n *Node) requestMarks(q core.Rank, a uint64) core.RankSet {
+	var out core.RankSet
+	for r := core.Rank(0); r < q; r++ {
+		if r != n.p {
+			out.Add(r)
+		}
+	}
+	if n.marksEldersOnly() { // mutant hook
+		return out
+	}
+	base, ok := n.rebuiltBase(a)
+	if !ok { // a's tree is unknown: p has no parent in it yet
+		return out
+	}
+	sh := n.shape(base)
+	if q == sh.root() { // the initial root: no decision exists yet
+		return out
+	}
+	for r := sh.initParent(n.p); r != core.NoRank && r > q; r = sh.initParent(r) {
+		out.Add(r)
+	}
 	return out
 }
 
