@@ -1,9 +1,7 @@
 package all
 
 import (
-	"fmt"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -64,16 +62,7 @@ func TestPORSoundness(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		big := false
-		for _, mut := range append([]string{""}, mutantNames(p)...) {
-			if big && mut != "" {
-				continue // -short: mutants of the small configurations only
-			}
-			args := strings.Fields(c.args)
-			if mut != "" {
-				args = append(args, "--mutant", mut)
-			}
-			name := fmt.Sprintf("%s %s", c.protocol, strings.Join(args, " "))
+		eachVariant(t, c.protocol, c.args, func(name string, args []string, mut string) bool {
 			r, err := p.Build(args)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -113,23 +102,14 @@ func TestPORSoundness(t *testing.T) {
 				t.Fatalf("%s: POR counts depend on workers: %d/%d {%s} vs %d/%d {%s}", name,
 					d1.States, d1.Transitions, violatedSet(d1), d2.States, d2.Transitions, violatedSet(d2))
 			}
-			if mut == "" {
-				big = testing.Short() && !full && a.States > 50000
-			}
 			gen += a.Transitions
 			red += b.Transitions
 			secFull += a.Seconds
 			secPOR += b.Seconds
 			t.Logf("%-70s states %8d generated %9d → %9d (slept %d, re-expanded %d) {%s}", name, a.States, a.Transitions, b.Transitions, b.Slept, b.Reexpanded, violatedSet(a))
-		}
+			// -short: mutants of the small configurations only
+			return testing.Short() && !full && a.States > 50000
+		})
 	}
 	t.Logf("total generated %d without POR, %d with (%.1f%%); %.2fs vs %.2fs", gen, red, 100*float64(red)/float64(gen), secFull, secPOR)
-}
-
-func mutantNames(p *registry.Protocol) []string {
-	var out []string
-	for _, m := range p.Mutants {
-		out = append(out, m.Name)
-	}
-	return out
 }
