@@ -3,6 +3,7 @@ package ringfd
 import (
 	"bytes"
 	"errors"
+	"github.com/ftkernel/ftkernel/registry"
 	"slices"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -24,6 +25,11 @@ type SymModel struct {
 }
 
 var _ checker.CanonicalEncoder[*env.World] = (*SymModel)(nil)
+var _ registry.EnvBacked = (*SymModel)(nil)
+
+// Env returns the wrapped environment model, so that ftcheck's charts,
+// replay and registry.EnvModel see the worlds (registry.EnvBacked).
+func (m *SymModel) Env() *env.Model { return m.Model }
 
 // errNotRotation refuses --symmetry for a ring that is not the identity.
 var errNotRotation = errors.New("ringfd: --symmetry needs the identity ring: rotating daemon ids is not a symmetry of a permuted ring")
