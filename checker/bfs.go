@@ -153,7 +153,7 @@ type search[S any] struct {
 }
 
 // cand is a successor not in the visited set: the state itself, or (compact
-// frontier) its encoding at arena[off:off+n] of worker w.
+// frontier) its encoding in worker w's arena, at (off, n) (arena.at).
 type cand[S any] struct {
 	fp, key uint64
 	s       S
@@ -176,7 +176,7 @@ type vrec struct {
 
 type bfsWorker[S any] struct {
 	id    int32
-	arena []byte // compact frontier: encodings of this level's candidates
+	arena arena  // compact frontier: encodings of this level's candidates
 	rbuf  []byte // compact frontier: a spilled block read back
 	out   [numShards][]cand[S]
 	pend  []cand[S] // successors of the current chunk
@@ -458,10 +458,9 @@ func (x *search[S]) filter(w *bfsWorker[S]) {
 		b := shardOf(c.fp)
 		if !x.visited.shards[b].contains(c.fp) {
 			if x.q != nil {
-				off := len(w.arena)
-				w.arena = x.codec.Encode(w.arena, c.s)
+				off, n := w.arena.done(x.codec.Encode(w.arena.room(), c.s))
 				var zero S
-				c.s, c.off, c.n, c.w = zero, int64(off), int32(len(w.arena)-off), w.id
+				c.s, c.off, c.n, c.w = zero, off, n, w.id
 			}
 			w.out[b] = append(w.out[b], c)
 		}

@@ -56,17 +56,13 @@ func (x *search[S]) nextLevelCompact() error {
 	links := make([]uint64, len(all))
 	for i, nd := range all {
 		links[i] = nd.key
-		if err := q.push(x.workers[nd.w].arena[nd.off : nd.off+int64(nd.n)]); err != nil {
+		if err := q.push(x.workers[nd.w].arena.at(nd.off, nd.n)); err != nil {
 			q.close()
 			return err
 		}
 	}
 	for _, w := range x.workers {
-		if cap(w.arena) > 64<<20 {
-			w.arena = nil
-		} else {
-			w.arena = w.arena[:0]
-		}
+		w.arena.reset()
 	}
 	x.q.close()
 	x.q, x.links = q, append(x.links, links)
