@@ -35,17 +35,17 @@ func (c *Config) validateHosts() error {
 		return nil
 	}
 	if len(c.Hosts) != c.N {
-		return fmt.Errorf("Hosts has %d entries, want N = %d", len(c.Hosts), c.N)
+		return fmt.Errorf("env: Config.Hosts has %d entries, want N = %d", len(c.Hosts), c.N)
 	}
 	if len(c.Fail) > 0 {
-		return errors.New("Hosts does not combine with Fail (a group crash would crash Fail ranks outside their own action)")
+		return errors.New("env: Config.Hosts does not combine with Fail (a group crash would crash Fail ranks outside their own action)")
 	}
 	for r, h := range c.Hosts {
 		switch {
 		case !h.Valid(c.N):
-			return fmt.Errorf("Hosts[%d] = %d out of range 0..%d", r, h, c.N-1)
+			return fmt.Errorf("env: Config.Hosts[%d] = %d out of range 0..%d", r, h, c.N-1)
 		case int(h) != r && c.Hosts[h] != h:
-			return fmt.Errorf("Hosts[%d] = %v, which is itself hosted by %v", r, h, c.Hosts[h])
+			return fmt.Errorf("env: Config.Hosts[%d] = %v, which is itself hosted by %v", r, h, c.Hosts[h])
 		}
 	}
 	return nil
