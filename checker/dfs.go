@@ -60,6 +60,10 @@ func lassoViolation(start, loop int) *Violation {
 // When an Eventually property is selected, DFS runs the explicit-graph
 // search of eventually.go instead, as BFS does; Options.Lassos then adds
 // its livelock check to it.
+//
+// Options.CheckpointDir and Options.Resume checkpoint and resume the search
+// (checkpoint_dfs.go) for a model that is a Codec; a resumed search ends
+// with the counts and counterexamples of an uninterrupted one.
 func DFS[S any](m Model[S], opt Options) *Result {
 	opt.Mode = DepthFirst
 	x := newSearch(m, opt)
