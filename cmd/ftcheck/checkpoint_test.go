@@ -29,10 +29,11 @@ func (c *countdown) Err() error {
 	return nil
 }
 
-// TestDFSCheckpointEnvModel: ERA N=3 c=2 (an env model) under DFS, stopped at
-// random points and resumed from its checkpoint until a run completes, ends
-// with the states, transitions, depth, stop reason and violations of an
-// uninterrupted DFS; a truncated or garbage checkpoint makes `ftcheck check
+// TestDFSCheckpointEnvModel: ERA N=3 c=2 (an env model) under DFS, plain,
+// with symmetry, with persistent sets and with lassos, stopped at random
+// points and resumed from its checkpoint until a run completes, ends with
+// the states, transitions, depth, stop reason, POR counts and violations of
+// an uninterrupted DFS; a truncated or garbage checkpoint makes `ftcheck check
 // --resume` exit 2 with a message.
 func TestDFSCheckpointEnvModel(t *testing.T) {
 	p, err := registry.Lookup("era")
@@ -44,36 +45,43 @@ func TestDFSCheckpointEnvModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := r.BFS(checker.Options{Mode: checker.DepthFirst})
-	if want.Err != nil || want.Transitions < 4*1024 {
-		t.Fatalf("uninterrupted: %v, %d transitions", want.Err, want.Transitions)
-	}
 	rng := rand.New(rand.NewPCG(11, 11))
-	dir := t.TempDir()
-	var got *checker.Result
-	rounds := 0
-	for ; ; rounds++ {
-		ctx := &countdown{Context: context.Background()}
-		ctx.k.Store(1 + rng.Int64N(want.Transitions/1024/3))
-		opt := checker.Options{Mode: checker.DepthFirst, Context: ctx, CheckpointDir: dir, CheckpointEvery: time.Nanosecond}
-		if rounds > 0 {
-			opt.Resume = dir
+	var dir string
+	for _, base := range []checker.Options{{}, {Symmetry: true}, {POR: true}, {Lassos: true, ContinueAfterViolation: true}} {
+		base.Mode = checker.DepthFirst
+		want := r.BFS(base)
+		if want.Err != nil || want.Transitions < 4*1024 {
+			t.Fatalf("%+v uninterrupted: %v, %d transitions", base, want.Err, want.Transitions)
 		}
-		got = r.BFS(opt)
-		if got.Stop != checker.StopCanceled {
-			break
+		dir = t.TempDir()
+		var got *checker.Result
+		rounds := 0
+		for ; ; rounds++ {
+			ctx := &countdown{Context: context.Background()}
+			ctx.k.Store(1 + rng.Int64N(max(want.Transitions/1024/3, 1)))
+			opt := base
+			opt.Context, opt.CheckpointDir, opt.CheckpointEvery = ctx, dir, time.Nanosecond
+			if rounds > 0 {
+				opt.Resume = dir
+			}
+			got = r.BFS(opt)
+			if got.Stop != checker.StopCanceled {
+				break
+			}
+			if rounds > 100 {
+				t.Fatal("never completes")
+			}
 		}
-		if rounds > 100 {
-			t.Fatal("never completes")
+		if got.Err != nil || rounds == 0 || !got.Resumed || got.States != want.States || got.Transitions != want.Transitions ||
+			got.Depth != want.Depth || got.Stop != want.Stop || got.POR != want.POR || got.Slept != want.Slept ||
+			got.Reexpanded != want.Reexpanded || len(got.Violations) != len(want.Violations) {
+			t.Fatalf("%+v after %d resumes: %d/%d/%d/%s %d violations err %v; uninterrupted %d/%d/%d/%s %d violations",
+				base, rounds, got.States, got.Transitions, got.Depth, got.Stop, len(got.Violations), got.Err,
+				want.States, want.Transitions, want.Depth, want.Stop, len(want.Violations))
 		}
+		t.Logf("symmetry %v por %v (%v) lassos %v: %d resumes: %d states, %d transitions, depth %d, %s",
+			base.Symmetry, base.POR, got.POR, base.Lassos, rounds, got.States, got.Transitions, got.Depth, got.Stop)
 	}
-	if got.Err != nil || rounds == 0 || !got.Resumed || got.States != want.States || got.Transitions != want.Transitions ||
-		got.Depth != want.Depth || got.Stop != want.Stop || len(got.Violations) != len(want.Violations) {
-		t.Fatalf("after %d resumes: %d/%d/%d/%s %d violations err %v; uninterrupted %d/%d/%d/%s %d violations",
-			rounds, got.States, got.Transitions, got.Depth, got.Stop, len(got.Violations), got.Err,
-			want.States, want.Transitions, want.Depth, want.Stop, len(want.Violations))
-	}
-	t.Logf("%d resumes: %d states, %d transitions, depth %d", rounds, got.States, got.Transitions, got.Depth)
 
 	good, err := os.ReadFile(filepath.Join(dir, "checkpoint.bin"))
 	if err != nil {
