@@ -30,15 +30,18 @@ import (
 const (
 	checkpointFile  = "checkpoint.bin"
 	checkpointMagic = "ftkernel-checkpoint-1\n"
+	// dfsCheckpointMagic starts a DFS checkpoint (checkpoint_dfs.go); it has
+	// the length of checkpointMagic so either reader can name the other.
+	dfsCheckpointMagic = "ftkernel-checkpoint-D\n"
 )
 
-// checkpointUsable reports why this run cannot checkpoint or resume, or "".
+// checkpointBlocker reports why this run cannot checkpoint or resume, or "".
 func (x *search[S]) checkpointBlocker() string {
 	switch {
 	case x.opt.CheckpointDir == "" && x.opt.Resume == "":
 		return ""
 	case x.opt.Mode == DepthFirst:
-		return "checkpoints are written by BFS only"
+		return x.dfsCheckpointBlocker()
 	case x.q == nil:
 		return "checkpoints need the compact frontier: a model that is a checker.Codec, without Options.WholeStates or POR"
 	}
@@ -57,6 +60,12 @@ func (x *search[S]) levelStart(d int) error {
 
 // writeCheckpoint writes the search at the start of level d.
 func (x *search[S]) writeCheckpoint(d int) error {
+	return x.saveCheckpoint(func(w *bufio.Writer) error { return x.encodeCheckpoint(w, d) })
+}
+
+// saveCheckpoint writes a checkpoint with enc atomically: to a temporary
+// file in Options.CheckpointDir, synced, then renamed over checkpointFile.
+func (x *search[S]) saveCheckpoint(enc func(*bufio.Writer) error) error {
 	dir := x.opt.CheckpointDir
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("checker: checkpoint: %w", err)
@@ -67,7 +76,7 @@ func (x *search[S]) writeCheckpoint(d int) error {
 	}
 	defer os.Remove(f.Name()) // after the rename: nothing to remove
 	w := bufio.NewWriterSize(f, 1<<20)
-	err = x.encodeCheckpoint(w, d)
+	err = enc(w)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -158,6 +167,9 @@ func (x *search[S]) resume() (int, error) {
 	}
 	magic := make([]byte, len(checkpointMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != checkpointMagic {
+		if string(magic) == dfsCheckpointMagic {
+			return fail(errors.New("a DFS checkpoint: resume it with DFS"))
+		}
 		return fail(errors.New("not a checkpoint"))
 	}
 	rd := func() uint64 {

@@ -69,8 +69,9 @@ func TestCheckpointResume(t *testing.T) {
 	}
 }
 
-// TestCheckpointRefusals: no checkpoint without the compact frontier or in
-// DFS; a resume of another model's checkpoint is an error.
+// TestCheckpointRefusals: no checkpoint without the compact frontier; a
+// resume from a directory without a checkpoint, or of another model's
+// checkpoint, is an error.
 func TestCheckpointRefusals(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {

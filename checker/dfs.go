@@ -3,6 +3,7 @@ package checker
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // LivelockProperty is the property name of the violations DFS reports for
@@ -59,6 +60,10 @@ func lassoViolation(start, loop int) *Violation {
 // When an Eventually property is selected, DFS runs the explicit-graph
 // search of eventually.go instead, as BFS does; Options.Lassos then adds
 // its livelock check to it.
+//
+// Options.CheckpointDir and Options.Resume checkpoint and resume the search
+// (checkpoint_dfs.go) for a model that is a Codec; a resumed search ends
+// with the counts and counterexamples of an uninterrupted one.
 func DFS[S any](m Model[S], opt Options) *Result {
 	opt.Mode = DepthFirst
 	x := newSearch(m, opt)
@@ -68,7 +73,10 @@ func DFS[S any](m Model[S], opt Options) *Result {
 	}
 	defer stop()
 	if opt.CheckpointDir != "" || opt.Resume != "" {
-		return x.finish(StopError, errors.New("checker: checkpoints are written by BFS only"))
+		x.codec = codecOf(m, opt)
+		if why := x.checkpointBlocker(); why != "" {
+			return x.finish(StopError, errors.New("checker: "+why))
+		}
 	}
 	if len(x.ps.ev) > 0 {
 		return x.graphSearch()
@@ -128,16 +136,28 @@ func (d *dfs[S]) run() *Result {
 	x := d.search
 	x.inits = x.m.Init()
 	x.generated.Add(int64(len(x.inits)))
-	for i, s := range x.inits {
-		fp := x.fingerprint(&d.buf, s)
-		if !d.admit(fp) {
-			if d.stop != "" {
-				break
-			}
-			continue
+	x.lastCkpt = time.Now()
+	start, resumed := 0, false
+	if x.opt.Resume != "" {
+		i, err := d.resume()
+		if err != nil {
+			return x.finish(StopError, err)
 		}
-		d.init, d.prefix = i, d.prefix[:0]
-		d.visit(s, fp, true)
+		start, resumed = i, true
+	}
+	for i := start; i < len(x.inits); i++ {
+		if !resumed || i != start { // else the tree's stack is restored
+			s := x.inits[i]
+			fp := x.fingerprint(&d.buf, s)
+			if !d.admit(fp) {
+				if d.stop != "" {
+					break
+				}
+				continue
+			}
+			d.init, d.prefix = i, d.prefix[:0]
+			d.visit(s, fp, true)
+		}
 		d.loop()
 		for d.stop == "" && len(d.asides) > 0 {
 			a := d.asides[len(d.asides)-1]
@@ -291,7 +311,6 @@ func (d *dfs[S]) reduce(s S, lo int) int {
 // loop runs the search until the stack is empty or it must stop.
 func (d *dfs[S]) loop() {
 	x := d.search
-	ctx := x.opt.Context
 	for len(d.stack) > 0 && d.stop == "" {
 		top := &d.stack[len(d.stack)-1]
 		if top.next == top.hi-top.lo {
@@ -308,24 +327,13 @@ func (d *dfs[S]) loop() {
 			d.stack = d.stack[:len(d.stack)-1]
 			continue
 		}
+		if d.gen >= dfsCheckEvery && d.pause() {
+			return // between two steps: a checkpoint holds the search
+		}
 		a := d.acts[top.lo+top.next]
 		top.next++
 		s, tfp := top.s, top.fp
 		d.gen++
-		if d.gen >= dfsCheckEvery {
-			x.generated.Add(d.gen)
-			x.distinct.Store(d.n)
-			x.depth.Store(int64(d.maxDepth))
-			d.gen = 0
-			if ctx != nil && ctx.Err() != nil {
-				d.stop, d.err = StopCanceled, ctx.Err()
-				return
-			}
-			if x.mem.check(0) {
-				d.stop = StopMaxMemory
-				return
-			}
-		}
 		ns, err := x.m.Apply(s, a)
 		if err != nil {
 			d.stop = StopError

@@ -67,12 +67,13 @@ type Options struct {
 	QueueMemory int64
 	// CheckpointDir, with CheckpointEvery, makes BFS write a checkpoint
 	// (checkpoint.go) to this directory at the start of a level once
-	// CheckpointEvery has passed since the last, and when it is canceled.
-	// It needs the compact frontier (a Codec model); otherwise the search
-	// stops with an error.
+	// CheckpointEvery has passed since the last, and when it is canceled;
+	// DFS (checkpoint_dfs.go) writes one between two steps. It needs a
+	// Codec model (BFS: the compact frontier); otherwise the search stops
+	// with an error.
 	CheckpointDir   string
 	CheckpointEvery time.Duration
-	// Resume continues the BFS whose checkpoint is in this directory, for
+	// Resume continues the BFS or DFS whose checkpoint is in this directory, for
 	// the same model (and options); it ends with the counts of an
 	// uninterrupted run.
 	Resume string

@@ -27,9 +27,9 @@ func bindScale(fs *flag.FlagSet) *scaleFlags {
 	fs.StringVar(&s.spill, "spill", "", "BFS: write a level's queued states to a file in this directory once they pass --queue-memory (models with a decoder)")
 	fs.Int64Var(&s.queueMB, "queue-memory", 256, "with --spill: MiB of queued states kept in memory per level")
 	fs.BoolVar(&s.whole, "whole-states", false, "BFS: keep whole states in the queue instead of their encodings (for comparison)")
-	fs.StringVar(&s.checkpoint, "checkpoint", "", "BFS: write a checkpoint to this directory every --checkpoint-every, and on Ctrl-C")
+	fs.StringVar(&s.checkpoint, "checkpoint", "", "write a checkpoint (BFS or --dfs) to this directory every --checkpoint-every, and on Ctrl-C")
 	fs.DurationVar(&s.every, "checkpoint-every", 10*time.Minute, "with --checkpoint: time between checkpoints")
-	fs.StringVar(&s.resume, "resume", "", "BFS: continue the run whose checkpoint is in this directory (same model and flags)")
+	fs.StringVar(&s.resume, "resume", "", "continue the run (BFS or --dfs) whose checkpoint is in this directory (same model and flags)")
 	return s
 }
 
