@@ -103,6 +103,24 @@ type ckWriter struct {
 }
 
 func (c *ckWriter) uint(v uint64) { c.w.Write(binary.AppendUvarint(c.tmp[:0], v)) }
+
+// fingerprints writes the visited set: its size, then every fingerprint
+// (shard by shard, 0 first where held), as uvarints.
+func (c *ckWriter) fingerprints(v *fpSet) {
+	c.uint(uint64(v.len()))
+	for i := range v.shards {
+		sh := &v.shards[i]
+		if sh.hasZero {
+			c.uint(0)
+		}
+		for _, f := range sh.slots {
+			if f != 0 {
+				c.uint(f)
+			}
+		}
+	}
+}
+
 func (c *ckWriter) bytes(b []byte) {
 	c.uint(uint64(len(b)))
 	c.w.Write(b)
@@ -117,18 +135,7 @@ func (x *search[S]) encodeCheckpoint(bw *bufio.Writer, d int) error {
 	for _, v := range []int64{x.qStates - x.q.n, x.res.QueueBytes - x.q.enc, x.res.MaxQueue, x.res.Spilled - x.q.spilled} {
 		c.uint(uint64(v))
 	}
-	c.uint(uint64(x.visited.len()))
-	for i := range x.visited.shards {
-		sh := &x.visited.shards[i]
-		if sh.hasZero {
-			c.uint(0)
-		}
-		for _, v := range sh.slots {
-			if v != 0 {
-				c.uint(v)
-			}
-		}
-	}
+	c.fingerprints(&x.visited)
 	c.uint(uint64(len(x.links)))
 	for _, l := range x.links {
 		c.uint(uint64(len(l)))

@@ -122,18 +122,7 @@ func (d *dfs[S]) encodeCheckpoint(bw *bufio.Writer) error {
 	for _, v := range x.violated {
 		c.uint(b2u(v))
 	}
-	c.uint(uint64(x.visited.len()))
-	for i := range x.visited.shards {
-		sh := &x.visited.shards[i]
-		if sh.hasZero {
-			c.uint(0)
-		}
-		for _, v := range sh.slots {
-			if v != 0 {
-				c.uint(v)
-			}
-		}
-	}
+	c.fingerprints(&x.visited)
 	c.actions(d.prefix)
 	c.uint(uint64(len(d.stack)))
 	for i := range d.stack {
