@@ -16,12 +16,20 @@ import "fmt"
 // actions E, Persistent(s, E) names a subset T of E (nil or all of E: no
 // reduction). When T is a proper subset of E it must satisfy:
 //
-//  1. Persistence: along every path from s that takes no action of T,
-//     every action taken is independent of every action of T in the sense
-//     of Independence conditions 1–3 (they commute, neither disables the
-//     other, and neither changes the verdict of a selected transition
-//     property on the other), where actions are transitions (a
-//     delivery is of a message, not of an index).
+//  1. Persistence: let w be a path from s that takes no action of T.
+//     (a) For every action b of T enabled at the end of w, b·w is a path
+//     from s that ends in the same state as w·b, each of its transitions
+//     with the verdicts of its counterpart in w·b for every selected
+//     transition property. (b) T's progress action (condition 2) is
+//     enabled in every state of w. Both hold when every action of w is
+//     independent of every action of T in the sense of Independence
+//     conditions 1–3 (they commute, neither disables the other, neither
+//     changes the verdict of a selected transition property on the
+//     other), where actions are transitions (a delivery is of a message,
+//     not of an index); (a) is weaker in one respect that checker/env
+//     uses: an action of w may disable a non-progress action b of T, as
+//     long as the two commute whenever a path takes both (two crashes
+//     that share a budget).
 //  2. Progress: T contains an action that is enabled in no quiescent state
 //     and after which every selected property marked Stable that is
 //     violated in a state is still violated (for checker/env: any action
@@ -42,11 +50,12 @@ import "fmt"
 //
 // Sketch of the proof, for a reduced state s and a violating step b
 // reachable from s by a path w·b in the full graph. If w·b takes an action
-// of T(s), let a be the first: by persistence it commutes with everything
-// before it, so s·a reaches the violation by a path one step shorter. If it
-// takes none, take the progress action a of T(s): the whole path commutes
-// with a and keeps its verdicts (condition 3), so s·a reaches the same kind
-// of violation by a path of the same length. Repeating, the reduced walk
+// of T(s), let a be the first: by persistence (1a) it can be taken before
+// everything before it, so s·a reaches the violation by a path one step
+// shorter. If it takes none, take the progress action a of T(s): it is
+// still enabled after w·b (1b), so by (1a) a·w·b is a path with the same
+// verdicts, and s·a reaches the same kind of violation by a path of the
+// same length. Repeating, the reduced walk
 // either shortens the path or runs along the reduced graph; as the graph
 // is finite the walk closes a cycle, on which the proviso put a fully
 // expanded state, where the first action of the path is in T. So the
@@ -55,7 +64,8 @@ import "fmt"
 // b", which is why it needs Stable (Bad stays Bad after the progress
 // action). A violated quiescence property is a quiescent state q reachable
 // by w; w must take an action of T (else the progress action would still
-// be enabled in q), so the path only shortens, and q itself is reached.
+// be enabled in q, by 1b), so the path only shortens, and q itself is
+// reached.
 //
 // What may change: States (the point), Transitions, Depth and
 // counterexamples (DFS paths are not shortest anyway). Lassos need the

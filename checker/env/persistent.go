@@ -25,11 +25,16 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // BoundedDelay: with an enabled action that is due now, see below), S
 // starts as {p} and grows to a fixpoint:
 //
-//   - Crash rule. If some live process may crash (a Fail rank, or any
-//     non-Survivor while the budget lasts) and either the detector is on or
-//     S holds a process that may crash, every process that may crash joins
-//     S. (Under the perfect detector a crash outside S would enable a
-//     Detect at every live process of S; two crashes are dependent.)
+//   - Crash rule. If the detector is on and some live process may crash
+//     (a Fail rank, or any non-Survivor while the budget lasts), every
+//     process that may crash joins S: a crash outside S would enable a
+//     Detect at every live process of S. With the detector off, crashes
+//     outside S are allowed although a crash outside S may spend the
+//     budget a crash of S needs: two crashes commute whenever a path takes
+//     both, which is all condition 1a of checker.Persistent asks (below).
+//     Until 2026-11-24 every process that may crash also joined S when S
+//     held one (test variant persistCrashAbsorbs): sound, but it left only
+//     the Survivors outside S.
 //   - May-send rule. Let A be the processes outside S that may act before
 //     an action of S is taken: the live ones with an enabled action, and,
 //     repeatedly, every live process some process of A may send to. Every
@@ -70,8 +75,8 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // message of an earlier stepping process (in A, so it is in A), since
 // crashes outside S do not happen under the detector and Clock and Tick
 // do not happen (below). No process of A may send to S (the may-send rule),
-// so no message reaches S. A crash outside S happens only when no process
-// of S may crash and the detector is off, so no Detect appears; a Lose
+// so no message reaches S. A crash outside S happens only when the
+// detector is off, so no Detect appears; a Lose
 // appears at S only if the sender of a message to S crashes on w, and
 // such a sender is in S (lost-sender rule), whose actions are not taken.
 // T holds an action other than a Crash, of a process of S, which stays
@@ -84,7 +89,8 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 //
 // Every action a of w is independent of every b ∈ T (Independence's
 // conditions 1–3, actions as transitions: a Deliver is the delivery of one
-// message, whatever its index). a steps a process q ∉ S, b a process p ∈ S
+// message, whatever its index), except when both are crashes, treated
+// last. a steps a process q ∉ S, b a process p ∈ S
 // (Lose included: it removes a message from its receiver's inbox and steps
 // no node; its sender has crashed and never steps). Their records are
 // disjoint, so their node steps see the same events in either order. b may
@@ -94,17 +100,27 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // to p: that is what Independence's sender rule protects, the index of b's
 // message among q's, and it is kept here because q sends nothing to p),
 // and a's delivery of a message from p is of a message b leaves in place
-// (under FIFO b appends to p's queue to q: the head is unchanged). Crashes:
-// a and b are not both crashes (crash rule); a crash of q and a step of p
-// commute as in Independence (a message p sends to q is removed by the
-// crash or dropped at send: the same world). Neither disables the other,
-// since enabledness of a step of a process reads only its own record and
-// the crashed set, which a crash of q ∉ S extends only when no Detect
-// follows (detector off). The verdicts of transition properties that read
-// checker.ReadsStep (the action, the actor's record before and after, the
-// effects) are unchanged: the other action does not touch the actor;
-// ReadsInputs and ReadsFailures turn the reduction off where they would
-// matter (above). So T is persistent (condition 1).
+// (under FIFO b appends to p's queue to q: the head is unchanged). A crash
+// of q and a step of p commute as in Independence (a message p sends to q
+// is removed by the crash or dropped at send: the same world; under
+// LossOnCrash a crash leaves its messages deliverable and only adds a
+// Lose). Neither disables the other, since enabledness of a process's step
+// reads only its own record and the crashed set, which a crash of q ∉ S
+// extends only when no Detect follows (detector off). The verdicts of
+// transition properties that read checker.ReadsStep (the action, the
+// actor's record before and after, the effects) are unchanged: the other
+// action does not touch the actor; ReadsInputs and ReadsFailures turn the
+// reduction off where they would matter (above).
+//
+// Two crashes, a = Crash(q) on w and b = Crash(p) ∈ T (detector off): a
+// may disable b by spending the last of the budget, so they are not
+// independent, but condition 1a holds. If b is enabled at the end of w,
+// the budget at s covers every budget crash of w·b; taking b first
+// leaves enough for each crash of w, every other action of w is
+// independent of b (above), and the world records the crashed set and the
+// counts spent, not their order, so b·w ends where w·b does. Condition 1b
+// holds because T's progress action is not a crash and is independent of
+// every action of w. So T is persistent (condition 1).
 //
 // Progress (condition 2): T holds p's action other than a Crash; it is
 // enabled in no quiescent world (Quiescent: only budget crashes are left)
@@ -197,6 +213,12 @@ const (
 	mutDirectSendersOnly mutant.Name = "persistent-direct-senders-only"
 )
 
+// persistCrashAbsorbs is not broken but conservative: the crash rule as
+// it was before condition 1a (any process of S that may crash pulls in
+// every process that may crash, detector or not), kept so that a test can
+// show what the weaker condition saves.
+const persistCrashAbsorbs mutant.Name = "persistent-crash-absorbs"
+
 var persistMutant mutant.Name
 
 // persistScratch holds what Persistent computes once per world.
@@ -246,7 +268,7 @@ func (ps *persistScratch) closure(p int) []bool {
 		if ps.anyCrash && persistMutant != mutNoCrashRule {
 			absorb := ps.detector
 			for q := range n {
-				if in[q] && ps.crash[q] {
+				if persistMutant == persistCrashAbsorbs && in[q] && ps.crash[q] {
 					absorb = true
 				}
 			}

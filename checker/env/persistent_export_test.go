@@ -66,3 +66,7 @@ func ToyMaySend(w *World, p, r core.Rank) bool {
 // NoSend is a planted unsound relation: nobody ever sends. The guard
 // tests must catch it.
 func NoSend(*World, core.Rank, core.Rank) bool { return false }
+
+// PersistentCrashAbsorbs is the conservative crash rule of before
+// condition 1a (persistCrashAbsorbs).
+const PersistentCrashAbsorbs = persistCrashAbsorbs

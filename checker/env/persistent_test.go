@@ -158,3 +158,50 @@ func TestPersistentRulesNeeded(t *testing.T) {
 		t.Logf("%s caught: %s", mut, caught)
 	}
 }
+
+// TestPersistentCrashesOutsideS: with the detector off, a crash outside S
+// is allowed even when S holds a process that may crash (condition 1a of
+// checker.Persistent: two crashes commute whenever a path takes both). On
+// every toy without a detector, and on the flood toy with a budget of two
+// crashes, the guard holds (same violations, same quiescent worlds), the
+// search visits no more states than under the conservative rule of before
+// (PersistentCrashAbsorbs), and on some toy strictly fewer.
+func TestPersistentCrashesOutsideS(t *testing.T) {
+	names, cfgs := toysWith(env.ToyMaySend)
+	c := cfgs["flood-no-detector"]
+	c.Crashes = 2
+	cfgs["flood-no-detector-2"] = c
+	names = append(names, "flood-no-detector-2")
+	fewer := 0
+	for _, name := range names {
+		cfg := cfgs[name]
+		if cfg.Detector != env.DetectorNone || cfg.Crashes == 0 {
+			continue
+		}
+		reduced := func() envtest.PORReport {
+			m, err := env.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := envtest.ComparePersistent(m, 500_000)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return rep
+		}
+		now := reduced()
+		restore := env.SetPersistentMutant(env.PersistentCrashAbsorbs)
+		before := reduced()
+		restore()
+		if now.ReducedStates > before.ReducedStates {
+			t.Errorf("%s: %d states, more than the %d of the conservative crash rule", name, now.ReducedStates, before.ReducedStates)
+		}
+		if now.ReducedStates < before.ReducedStates {
+			fewer++
+		}
+		t.Logf("%-24s states %6d unreduced, %6d with the crash rule of before, %6d now", name, now.States, before.ReducedStates, now.ReducedStates)
+	}
+	if fewer == 0 {
+		t.Fatal("no toy without a detector gained from letting crashes happen outside S")
+	}
+}
