@@ -67,8 +67,8 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	// violation survives every other action (TestAccuracyStable).
 	// no-false-suspicion is not Stable: merge and recvPong withdraw a
 	// pending suspicion (TestNoFalseSuspicionNotStable), and neither is
-	// completeness: a ping timeout may declare the missing host after the
-	// observer passed its bound round.
+	// completeness: a declaration that comes after the observer passed its
+	// bound round ends the violation (TestCompletenessNotStable).
 	accuracy.Stable = true
 	properties := []checker.Property[*env.World]{
 		accuracy,

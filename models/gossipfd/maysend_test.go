@@ -93,6 +93,23 @@ func TestNoFalseSuspicionNotStable(t *testing.T) {
 	t.Logf("%d of %d transitions from a violation withdraw it, first: %s", rep.Withdrawn, rep.Violating, rep.Example)
 }
 
+// TestCompletenessNotStable: completeness (a bounded response) is not
+// Stable either: a host past its bound round without the declaration is a
+// violation that ends when the declaration comes (here with a bound of one
+// round, shorter than T_cleanup).
+func TestCompletenessNotStable(t *testing.T) {
+	m := buildEnv(t, "--detect-bound 1")
+	p := property(t, m, "completeness")
+	if p.Stable {
+		t.Fatal("completeness is marked Stable")
+	}
+	rep := modeltest.CheckStable(t, m, 60_000, p.Check)
+	if rep.Withdrawn == 0 {
+		t.Fatalf("no completeness violation is ever withdrawn (%d transitions from a violation)", rep.Violating)
+	}
+	t.Logf("%d of %d transitions from a violation withdraw it, first: %s", rep.Withdrawn, rep.Violating, rep.Example)
+}
+
 // errRecorder is a testing.TB that counts Errorf calls instead of failing.
 type errRecorder struct {
 	testing.TB
