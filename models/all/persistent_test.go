@@ -32,14 +32,15 @@ var persistentConfigs = []struct {
 	{"correction", "--P 3 --faults 0 --correction delayed", true},
 	{"correction", "--P 2 --correction checked --timing rounds", false},
 	{"correction", "--P 3 --timing rounds --faults 2", false},
-	{"ringfd", "--n 3", false},
+	{"ringfd", "--n 3 --proc-crashes=false", false},
 	{"gossipfd", "--timing bounded", false},
 	{"replica", "", false},
 	// Fifth session: the detectors and replica coordination, with their
 	// relations. gossipfd's no-false-suspicion and completeness are not
 	// Stable (a suspicion can be withdrawn), so the reduced runs check
-	// accuracy alone (--property, read by this test).
-	{"ringfd", "--n 3 --proc-crashes=false", false},
+	// accuracy alone (--property, read by this test). ringfd (above) runs
+	// with daemon crashes only: with process crashes too (39,323 states)
+	// its observe-successor mutant passes 3,000,000 states.
 	{"gossipfd", "--timing bounded --property accuracy", false},
 	{"gossipfd", "--timing bounded --variant dbrr --ping=false --property accuracy", false},
 	{"gossipfd", "--timing bounded --routing live --property accuracy", false},
