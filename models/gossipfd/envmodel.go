@@ -60,8 +60,18 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	}
 	declared := func(w *env.World, a, b core.Rank) bool { return w.Node(a).(*fd.Node).Declared().Has(b) }
 	suspects := func(w *env.World, a, b core.Rank) bool { return w.Node(a).(*fd.Node).Suspects(b) }
+	accuracy := props.StrongAccuracy("accuracy", "no live host is declared failed (§5.3: no false detection)", declared)
+	// Stable (checker.Property): declared only grows (declare is the one
+	// rule that touches it, merge keeps a declared host declared, every
+	// mutant included) and only a Crash changes the crashed set, so a
+	// violation survives every other action (TestAccuracyStable).
+	// no-false-suspicion is not Stable: merge and recvPong withdraw a
+	// pending suspicion (TestNoFalseSuspicionNotStable), and neither is
+	// completeness: a declaration that comes after the observer passed its
+	// bound round ends the violation (TestCompletenessNotStable).
+	accuracy.Stable = true
 	properties := []checker.Property[*env.World]{
-		props.StrongAccuracy("accuracy", "no live host is declared failed (§5.3: no false detection)", declared),
+		accuracy,
 		props.StrongAccuracy("no-false-suspicion", "no live host is suspected, ping phase included (§5.2's FD failure)", suspects),
 		EnvCompleteness(p.DetectBound, cfg.MaxRounds),
 	}
@@ -82,6 +92,7 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 		},
 		Properties: properties,
 		Params:     map[string]string{"variant": cfg.Variant.String()},
+		MaySend:    maySend,
 	})
 }
 

@@ -96,6 +96,7 @@ func NewModel(p Params) (*Model, error) {
 		NewNode:   func(r core.Rank, _ int) core.Machine { return nodes[r] },
 		Schedules: [][][]core.Input{start}, CrashProb: p.CrashProb,
 		Properties: Properties(layout, progs, ref),
+		MaySend:    maySend(layout, progs, p.Crashes),
 	})
 	if err != nil {
 		return nil, err

@@ -110,6 +110,7 @@ func NewStackModel(p Params, s StackParams) (*Model, error) {
 		NewNode:   func(r core.Rank, _ int) core.Machine { return hosts[r] },
 		Schedules: [][][]core.Input{start}, CrashProb: p.CrashProb,
 		Properties: StackProperties(layout, cfg.Programs, base.Ref),
+		MaySend:    stackMaySend(layout, cfg.Programs),
 		Codec: env.Codec{
 			Node: func(b []byte, r core.Rank, _ int) (core.Machine, error) { return DecodeHost(b, r, cfg, dc) },
 			Message: func(b []byte) (core.Message, error) {
@@ -143,9 +144,16 @@ func StackProperties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.
 		ps[i].Doc += "; on the stack, only in runs where the gossip detector declared every crash to every live host before its last round"
 	}
 	declared := func(w *env.World, a, b core.Rank) bool { return host(w, a).det.Declared().Has(b) }
+	// The three invariants are Stable (checker.Property; persistent sets
+	// need it): only a Crash changes the crashed set, and under every
+	// other action a module's declared set, a replica's dead set (so a
+	// master stays master: it never suspects itself) and the DATA counts
+	// only grow (TestStackInvariantsStable).
+	noFalse := props.StrongAccuracy(NoFalseDeclaration, "no live host is declared failed by a live host's gossip module (§5.3: no false detection)", declared)
+	noFalse.Stable = true
 	return append(ps,
-		props.StrongAccuracy(NoFalseDeclaration, "no live host is declared failed by a live host's gossip module (§5.3: no false detection)", declared),
-		checker.Property[*env.World]{Name: OneMaster, Kind: checker.Invariant,
+		noFalse,
+		checker.Property[*env.World]{Name: OneMaster, Kind: checker.Invariant, Stable: true,
 			Doc: "no two live replicas of one logical process both see themselves as its master (§4.2: one master per logical process)",
 			Check: func(w *env.World) error {
 				for i := range l.Procs() {
@@ -161,7 +169,7 @@ func StackProperties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.
 				}
 				return nil
 			}},
-		checker.Property[*env.World]{Name: NoDuplicateSends, Kind: checker.Invariant,
+		checker.Property[*env.World]{Name: NoDuplicateSends, Kind: checker.Invariant, Stable: true,
 			Doc: "in a run without crashes, the DATA sent never exceed |replicas of dst| per logical send of the programs (§4.4's count): only a second master sends more",
 			Check: func(w *env.World) error {
 				if w.NumCrashed() > 0 {

@@ -93,6 +93,7 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 			return m
 		},
 		Properties: CheckProperties(c),
+		MaySend:    maySend(c),
 		Codec: env.Codec{
 			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return fd.DecodeNode(b, r, *c) },
 			Message: func(b []byte) (core.Message, error) { return fd.DecodeMessage(b, c.Ranks()) },
@@ -134,6 +135,11 @@ func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
 			Check: func(w *env.World) error { return ringRepaired(c, w) }},
 		{Name: PropForwardOnce, Kind: checker.Transition,
 			Doc: "a daemon broadcasts only when it learns a new id (FORWARDING's guard, §4.6 (3): every daemon forwards each failure once)",
+			// ReadsStep: the verdict reads the actor (LastActor), its
+			// effects (LastEffects) and its own record before and after
+			// (Node(a) of prev and next), nothing else of either world
+			// (TestForwardOnceReads).
+			Reads: checker.ReadsStep,
 			CheckStep: func(prev *env.World, _ checker.Action, next *env.World) error {
 				a := next.LastActor()
 				if a < 0 || !c.IsDaemon(a) {

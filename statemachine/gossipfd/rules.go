@@ -28,7 +28,7 @@ func (n *Node) gossipRound(out []core.Effect) []core.Effect {
 	out = n.cleanupCheck(out)
 	n.hb[n.self] = n.g
 	n.lastInc[n.self] = n.g
-	if d, ok := n.destination(); ok && d != n.self {
+	if d, ok := n.destinationAt(n.g); ok && d != n.self {
 		out = append(out, core.Send(d, Gossip{Table: append([]uint64(nil), n.hb...)}))
 	}
 	if n.cfg.MaxRounds > 0 && n.g >= n.cfg.MaxRounds {
@@ -42,11 +42,12 @@ func (n *Node) gossipRound(out []core.Effect) []core.Effect {
 // circular counter" reset to 1 at the end of a cycle). Under RouteLive the
 // equations run over the ring of the hosts not declared (and a Random
 // partner that is declared is skipped); false when there is nobody to send
-// to.
-func (n *Node) destination() (core.Rank, bool) {
+// to. It is read for round g with the current declared set (gossipRound
+// asks for the round it is in, MayGossipTo for the rounds still to come).
+func (n *Node) destinationAt(g uint64) (core.Rank, bool) {
 	c := n.cfg
 	if c.Variant == Random {
-		d := c.Plan.Partner(n.self, n.g)
+		d := c.Plan.Partner(n.self, g)
 		if c.Routing == RouteLive && n.declared.Has(d) {
 			return 0, false
 		}
@@ -54,7 +55,7 @@ func (n *Node) destination() (core.Rank, bool) {
 	}
 	off := uint64(c.offsetOf(int(n.self)))
 	if c.Routing == RouteFixed {
-		r := int((n.g-1+off)%uint64(Cycle(c.Variant, c.N))) + 1
+		r := int((g-1+off)%uint64(Cycle(c.Variant, c.N))) + 1
 		return core.Rank((int(n.self) + offset(c.Variant, c.N, r, c.Mutant)) % c.N), true
 	}
 	ring := make([]core.Rank, 0, c.N)
@@ -71,7 +72,7 @@ func (n *Node) destination() (core.Rank, bool) {
 	if m < 2 {
 		return 0, false
 	}
-	r := int((n.g-1+off)%uint64(Cycle(c.Variant, m))) + 1
+	r := int((g-1+off)%uint64(Cycle(c.Variant, m))) + 1
 	return ring[(at+offset(c.Variant, m, r, c.Mutant))%m], true
 }
 

@@ -46,3 +46,18 @@ func (n *Node) IsMaster() bool { return n.master(n.lp) == n.self }
 // Sent is the number of DATA and COMMIT messages this replica has handed to
 // the network.
 func (n *Node) Sent() (data, commits uint64) { return n.sentData, n.sentCommit }
+
+// PC is the index of the program instruction the replica executes next
+// (the program's length once it has run it all).
+func (n *Node) PC() int { return n.pc }
+
+// HasOutbound reports whether the outbox holds a message to r, handed to
+// the network at a later step (one per step, on PumpTimer).
+func (n *Node) HasOutbound(r core.Rank) bool {
+	for _, p := range n.outbox {
+		if p.To == r {
+			return true
+		}
+	}
+	return false
+}
