@@ -341,9 +341,11 @@ func (d *dfs[S]) loop() {
 				x.m.Describe(s, a), d.depth()-1, err)
 			return
 		}
+		clean := true
 		for _, p := range x.ps.trans {
 			if !x.violated[p] {
 				if err := x.ps.all[p].CheckStep(s, a, ns); err != nil {
+					clean = false
 					if d.violation(p, err) {
 						return
 					}
@@ -355,11 +357,17 @@ func (d *dfs[S]) loop() {
 			if top.hi < top.end {
 				top.proviso = true // a cycle of one reduced step
 			}
+			if clean && x.rec != nil {
+				x.rec.Recycle(ns)
+			}
 			continue // stuttering: visited, and not a cycle
 		}
 		if d.admit(fp) {
 			d.visit(ns, fp, false)
 			continue
+		}
+		if clean && x.rec != nil {
+			x.rec.Recycle(ns) // visited: dropped
 		}
 		if top.hi < top.end && !top.proviso {
 			if _, ok := d.onStack[fp]; ok {
