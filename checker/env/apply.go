@@ -254,15 +254,19 @@ func (m *Model) newWorld(t *tx) (*World, block) {
 	switch {
 	case n <= 4:
 		c := pool4.Get().(*block4)
+		clear(c.ps[n:])
 		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	case n <= 8:
 		c := pool8.Get().(*block8)
+		clear(c.ps[n:])
 		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	case n <= 16:
 		c := pool16.Get().(*block16)
+		clear(c.ps[n:])
 		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	default:
 		c := pool32.Get().(*block32)
+		clear(c.ps[n:])
 		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	}
 	copy(ps, old.procs)

@@ -33,8 +33,12 @@ import (
 
 // block is the one allocation of an Apply on a one-leaf tree.
 type block interface {
-	// release clears the block (so that it keeps nothing alive) and, when
-	// reuse, gives it back to its pool.
+	// release gives the block back to its pool (reuse) or clears it
+	// (recyclePoison). A pooled block is not cleared: its next Apply
+	// overwrites the world, the leaf, the first n proc pointers (newWorld
+	// clears the others), the spare proc when it copies one, and the bytes
+	// it writes; until then the block keeps its last world's objects
+	// alive, as the pool itself is emptied by the collector.
 	release(reuse bool)
 }
 
@@ -70,7 +74,7 @@ type block32 struct {
 	enc   [encSpare]byte
 }
 
-// The pools of cleared blocks, one per size, shared by every Model (a
+// The pools of released blocks, one per size, shared by every Model (a
 // block holds no model state once cleared).
 var (
 	pool4  = sync.Pool{New: func() any { return new(block4) }}
@@ -80,30 +84,34 @@ var (
 )
 
 func (b *block4) release(reuse bool) {
-	*b = block4{}
 	if reuse {
 		pool4.Put(b)
+	} else {
+		*b = block4{}
 	}
 }
 
 func (b *block8) release(reuse bool) {
-	*b = block8{}
 	if reuse {
 		pool8.Put(b)
+	} else {
+		*b = block8{}
 	}
 }
 
 func (b *block16) release(reuse bool) {
-	*b = block16{}
 	if reuse {
 		pool16.Put(b)
+	} else {
+		*b = block16{}
 	}
 }
 
 func (b *block32) release(reuse bool) {
-	*b = block32{}
 	if reuse {
 		pool32.Put(b)
+	} else {
+		*b = block32{}
 	}
 }
 
