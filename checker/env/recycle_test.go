@@ -1,6 +1,7 @@
 package env
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -44,6 +45,7 @@ func summarize(res *checker.Result) summary {
 type worldKeeper struct {
 	mu    sync.Mutex
 	kept  []*World
+	encs  [][]byte // Encode of each kept world when it was kept (not for hoard)
 	seen  map[uint64]bool
 	hoard bool
 }
@@ -71,19 +73,39 @@ func (k *worldKeeper) property() checker.Property[*World] {
 				return nil
 			}
 			k.kept = append(k.kept, next)
+			k.encs = append(k.encs, next.m.Encode(nil, next))
 			return errors.New("a crash met again")
 		}}
 }
 
-// poisoned counts the kept worlds that were recycled (cleared).
+// holds is an invariant that never fails: with it, a search under
+// ContinueAfterViolation goes on after the worldKeeper's first failure
+// (it stops once every property has failed).
+var holds = checker.Property[*World]{Name: "holds", Kind: checker.Invariant,
+	Check: func(*World) error { return nil }}
+
+// poisoned counts the kept worlds that were recycled (cleared) or, for
+// those whose encoding was kept, whose encoding changed since (a proc
+// they share was cleared with another world's block).
 func (k *worldKeeper) poisoned() int {
 	n := 0
-	for _, w := range k.kept {
-		if w.m == nil {
+	for i, w := range k.kept {
+		if w.m == nil || i < len(k.encs) && !sameEncoding(w, k.encs[i]) {
 			n++
 		}
 	}
 	return n
+}
+
+// sameEncoding reports whether w still encodes as enc (false when
+// encoding it panics on a cleared proc).
+func sameEncoding(w *World, enc []byte) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return bytes.Equal(w.m.Encode(nil, w), enc)
 }
 
 // TestRecycledWorldsUnused runs every codec toy with each search twice,
@@ -104,7 +126,7 @@ func TestRecycledWorldsUnused(t *testing.T) {
 				run := func(mode recycleMode) (summary, *worldKeeper, *Model) {
 					k := &worldKeeper{}
 					c := cfg
-					c.Properties = append(append([]checker.Property[*World](nil), c.Properties...), k.property())
+					c.Properties = append(append([]checker.Property[*World](nil), c.Properties...), k.property(), holds)
 					m := mustNew(t, c)
 					m.recycle.mode = mode
 					return summarize(checker.Search[*World](m, opt)), k, m
