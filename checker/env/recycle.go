@@ -20,13 +20,14 @@ import (
 // pointers, one proc Apply copied (the spare) and that proc's bytes.
 // Nothing else points into a block: the leaf and the spare are made by the
 // world's own Apply (edit ids are unique per Apply), a world derived from
-// it by Apply copies its proc pointers into a block of its own (so a
-// child would share the spare, which is why only a world never expanded
-// may be recycled), Encode copies bytes out, Fingerprint reads hashes, the
+// it by Apply copies its proc pointers into a block of its own (so its
+// descendants may share the spare: a world may be recycled only when none
+// of them is still in use), Encode copies bytes out, Fingerprint reads hashes, the
 // memos (nodes.go, proccache.go) hold node states, steps, messages and
 // procs that Decode made, never an Apply's. The checker (checker.Recycler)
-// recycles only successors it never expanded, never keeps, and on which
-// every transition property passed; properties are functions of the
+// recycles successors it dropped without expanding them, and DFS also
+// the states it pops, whose descendants are all gone by then; never a
+// world on which a property failed (DFS: none after any failure); properties are functions of the
 // worlds they are given and keep none (the contract of
 // checker.Property); what a property copies out (histories, effects, the
 // crashed set, nodes) lives outside the block.
@@ -135,8 +136,8 @@ const (
 )
 
 // Recycle gives back the memory of w, a world returned by Apply that the
-// caller will never use again, nor anything it gave w to; w must not have
-// been given to Apply (no world shares its procs). It makes Model a
+// caller will never use again, nor anything it gave w to, nor any world
+// Apply derived from w, directly or not (they may share its procs). It makes Model a
 // checker.Recycler. Other worlds (initial, decoded, or on a tree taller
 // than one leaf) are left to the garbage collector. Recycling is only an
 // optimisation: counts and encodings are the same without it.
