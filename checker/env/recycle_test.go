@@ -50,6 +50,22 @@ type worldKeeper struct {
 	hoard bool
 }
 
+// invariant is a worldKeeper's other form: an invariant that fails (and
+// keeps the world) on every state with two crashes.
+func (k *worldKeeper) invariant() checker.Property[*World] {
+	return checker.Property[*World]{Name: "keeps-invariant-failures", Kind: checker.Invariant,
+		Check: func(w *World) error {
+			if w.NumCrashed() != 2 {
+				return nil
+			}
+			k.mu.Lock()
+			defer k.mu.Unlock()
+			k.kept = append(k.kept, w)
+			k.encs = append(k.encs, w.m.Encode(nil, w))
+			return errors.New("two crashes")
+		}}
+}
+
 func (k *worldKeeper) property() checker.Property[*World] {
 	name := "keeps-failures"
 	if k.hoard {
@@ -112,7 +128,8 @@ func sameEncoding(w *World, enc []byte) (same bool) {
 // without recycling and with recycled worlds cleared instead of reused
 // (recyclePoison: any later use of one fails or panics), and compares the
 // results; with a transition property that fails (and keeps the worlds it
-// fails on) on crashes into states it met before, under
+// fails on) on crashes into states it met before, and an invariant that
+// fails (and keeps them) on states with two crashes, under
 // ContinueAfterViolation (so that BFS meets failures in many chunks before
 // the property counts as violated). It fails when the
 // checker recycles a world it still uses (a frontier or stack state, a
@@ -123,22 +140,24 @@ func TestRecycledWorldsUnused(t *testing.T) {
 		for sname, opt := range recycleSearches {
 			t.Run(name+"/"+sname, func(t *testing.T) {
 				opt.MaxStates, opt.ContinueAfterViolation = 20000, true
-				run := func(mode recycleMode) (summary, *worldKeeper, *Model) {
-					k := &worldKeeper{}
+				run := func(mode recycleMode) (summary, *worldKeeper, *worldKeeper, *Model) {
+					k, ki := &worldKeeper{}, &worldKeeper{}
 					c := cfg
-					c.Properties = append(append([]checker.Property[*World](nil), c.Properties...), k.property(), holds)
+					c.Properties = append(append([]checker.Property[*World](nil), c.Properties...), k.property(), ki.invariant(), holds)
 					m := mustNew(t, c)
 					m.recycle.mode = mode
-					return summarize(checker.Search[*World](m, opt)), k, m
+					return summarize(checker.Search[*World](m, opt)), k, ki, m
 				}
-				want, _, _ := run(recycleOff)
-				got, k, m := run(recyclePoison)
+				want, _, _, _ := run(recycleOff)
+				got, k, ki, m := run(recyclePoison)
 				if d := cmp.Diff(want, got); d != "" {
 					t.Fatalf("results differ with recycling (-off +poison):\n%s", d)
 				}
-				failed += int64(len(k.kept))
-				if n := k.poisoned(); n > 0 {
-					t.Fatalf("%d of the %d worlds a failed check saw were recycled", n, len(k.kept))
+				for _, k := range []*worldKeeper{k, ki} {
+					failed += int64(len(k.kept))
+					if n := k.poisoned(); n > 0 {
+						t.Fatalf("%d of the %d worlds a failed check saw were recycled", n, len(k.kept))
+					}
 				}
 				released += m.recycle.released.Load()
 			})
