@@ -331,7 +331,7 @@ func (d *dfs[S]) loop() {
 			d.stack = d.stack[:len(d.stack)-1]
 			if x.rec != nil && !d.lassos && !d.failed && len(d.stack) > 0 {
 				// Expanded, and every state below it is gone: popped,
-				// recycled or dropped (see recyclePopped).
+				// recycled or dropped (see Recycler).
 				x.rec.Recycle(done)
 			}
 			continue
