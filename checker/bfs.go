@@ -93,6 +93,7 @@ func newSearch[S any](m Model[S], opt Options) *search[S] {
 	bound, from := memoryBound(opt)
 	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(bound)}
 	x.key, x.sym = newKeyer(m, opt)
+	x.rec = recyclerOf(m)
 	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym, MemoryBound: bound, MemoryFrom: from}
 	return x
 }
@@ -133,7 +134,8 @@ type search[S any] struct {
 	visited  fpSet
 	inits    []S
 	frontier []S
-	codec    Codec[S] // compact frontier (codec.go): the level is q, not frontier
+	codec    Codec[S]    // compact frontier (codec.go): the level is q, not frontier
+	rec      Recycler[S] // the model's, when it recycles states (recycle.go); else nil
 	q        *queue
 	qStates  int64      // states queued over all levels (compact frontier)
 	levelGen int64      // generated at the start of the current level
@@ -184,6 +186,7 @@ type bfsWorker[S any] struct {
 	acts  []Action
 	buf   []byte
 	pbuf  []byte       // key bytes of the state being expanded
+	keep  bool         // a transition check failed in this chunk: recycle none of its successors
 	viol  map[int]vrec // by property index
 	apply *vrec
 	open  bool // an unexpanded state has an enabled action
@@ -427,9 +430,13 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 					w.applyErr(i, ai, err)
 					continue
 				}
-				x.checkStep(w, i, ai, s, a, ns)
+				clean := x.checkStep(w, i, ai, s, a, ns)
+				w.keep = w.keep || !clean
 				fp := x.fingerprint(&w.buf, ns)
 				if fp == pfp {
+					if clean && x.rec != nil {
+						x.rec.Recycle(ns)
+					}
 					continue
 				}
 				w.pend = append(w.pend, cand[S]{fp: fp, key: uint64(i)<<actBits | uint64(ai), s: ns})
@@ -444,7 +451,10 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 // filter moves the chunk's successors that are not in the visited set to
 // the worker's per-shard candidate lists. It first touches every home slot
 // with independent loads, so that the cache misses of a chunk overlap
-// instead of being paid one after the other by the probing loop.
+// instead of being paid one after the other by the probing loop. With a
+// Recycler model (and no failed transition check in the chunk), the
+// successors dropped here (visited, or encoded into the arena) are
+// recycled.
 func (x *search[S]) filter(w *bfsWorker[S]) {
 	var sink uint64
 	for _, c := range w.pend {
@@ -454,17 +464,29 @@ func (x *search[S]) filter(w *bfsWorker[S]) {
 		}
 	}
 	w.sink += sink
+	rec := x.rec
+	if w.keep {
+		rec = nil
+	}
 	for _, c := range w.pend {
 		b := shardOf(c.fp)
-		if !x.visited.shards[b].contains(c.fp) {
-			if x.q != nil {
-				off, n := w.arena.done(x.codec.Encode(w.arena.room(), c.s))
-				var zero S
-				c.s, c.off, c.n, c.w = zero, off, n, w.id
+		if x.visited.shards[b].contains(c.fp) {
+			if rec != nil {
+				rec.Recycle(c.s)
 			}
-			w.out[b] = append(w.out[b], c)
+			continue
 		}
+		if x.q != nil {
+			off, n := w.arena.done(x.codec.Encode(w.arena.room(), c.s))
+			if rec != nil {
+				rec.Recycle(c.s)
+			}
+			var zero S
+			c.s, c.off, c.n, c.w = zero, off, n, w.id
+		}
+		w.out[b] = append(w.out[b], c)
 	}
+	w.keep = false
 	clear(w.pend)
 	w.pend = w.pend[:0]
 }
@@ -495,16 +517,20 @@ func (x *search[S]) checkState(w *bfsWorker[S], pos int, s S) {
 }
 
 // checkStep checks the transition properties on (s, a, ns), where a is
-// the act-th action of the frontier's state at pos.
-func (x *search[S]) checkStep(w *bfsWorker[S], pos, act int, s S, a Action, ns S) {
+// the act-th action of the frontier's state at pos, and reports whether
+// every check passed.
+func (x *search[S]) checkStep(w *bfsWorker[S], pos, act int, s S, a Action, ns S) bool {
 	ps := x.ps
+	clean := true
 	for _, p := range ps.trans {
 		if !x.violated[p] {
 			if err := ps.all[p].CheckStep(s, a, ns); err != nil {
 				w.record(p, pos, act, err)
+				clean = false
 			}
 		}
 	}
+	return clean
 }
 
 func (w *bfsWorker[S]) record(p, pos, act int, err error) {

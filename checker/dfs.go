@@ -124,10 +124,13 @@ type dfs[S any] struct {
 	n        int64            // distinct states
 	gen      int64            // generated states not yet published
 	maxDepth int
-	open     bool // a state was left unexpanded by MaxDepth
-	lasso    bool // a lasso was reported
-	stop     StopReason
-	err      error
+	// failed: a property failed in this search. From then on popped
+	// states are not recycled: the error may refer to a state below one.
+	failed bool
+	open   bool // a state was left unexpanded by MaxDepth
+	lasso  bool // a lasso was reported
+	stop   StopReason
+	err    error
 }
 
 const dfsCheckEvery = 1024 // generated states between context/memory checks
@@ -324,7 +327,13 @@ func (d *dfs[S]) loop() {
 				delete(d.onStack, top.fp)
 			}
 			d.acts = d.acts[:top.lo]
+			done := top.s
 			d.stack = d.stack[:len(d.stack)-1]
+			if x.rec != nil && !d.lassos && !d.failed && len(d.stack) > 0 {
+				// Expanded, and every state below it is gone: popped,
+				// recycled or dropped (see Recycler).
+				x.rec.Recycle(done)
+			}
 			continue
 		}
 		if d.gen >= dfsCheckEvery && d.pause() {
@@ -341,9 +350,11 @@ func (d *dfs[S]) loop() {
 				x.m.Describe(s, a), d.depth()-1, err)
 			return
 		}
+		clean := true
 		for _, p := range x.ps.trans {
 			if !x.violated[p] {
 				if err := x.ps.all[p].CheckStep(s, a, ns); err != nil {
+					clean = false
 					if d.violation(p, err) {
 						return
 					}
@@ -355,11 +366,17 @@ func (d *dfs[S]) loop() {
 			if top.hi < top.end {
 				top.proviso = true // a cycle of one reduced step
 			}
+			if clean && x.rec != nil {
+				x.rec.Recycle(ns)
+			}
 			continue // stuttering: visited, and not a cycle
 		}
 		if d.admit(fp) {
 			d.visit(ns, fp, false)
 			continue
+		}
+		if clean && x.rec != nil {
+			x.rec.Recycle(ns) // visited: dropped
 		}
 		if top.hi < top.end && !top.proviso {
 			if _, ok := d.onStack[fp]; ok {
@@ -406,6 +423,7 @@ func (d *dfs[S]) path() []Action {
 // path and reports whether the search must stop.
 func (d *dfs[S]) violation(p int, err error) bool {
 	d.violated[p] = true
+	d.failed = true
 	path := d.path()
 	d.report(path, d.ps.violation(p, err, len(path)), 0)
 	return d.stop != ""

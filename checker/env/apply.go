@@ -22,8 +22,8 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		return nil, errors.New("env: Apply on a world of another model")
 	}
 	t := newTx(s.root, m.height)
-	nw := m.newWorld(&t)
-	*nw = World{m: m, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail, spent: s.spent,
+	nw, blk := m.newWorld(&t)
+	*nw = World{m: m, blk: blk, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail, spent: s.spent,
 		clock: s.clock, now: s.now, depth: s.depth + 1, last: a, actor: core.NoRank}
 	n := m.cfg.N
 	if a.Kind == Tick || a.Kind == Clock {
@@ -236,60 +236,43 @@ var effScratch = sync.Pool{New: func() any { return new([]core.Effect) }}
 
 // newWorld allocates the world an Apply builds and, when the process tree
 // is one leaf (N ≤ 32), the leaf the edit will own, the first proc it
-// copies and room for that proc's bytes, in the same object: one
-// allocation instead of five (world, leaf, proc slice, proc, bytes). It makes t own the root. The caller fills the
-// world.
-func (m *Model) newWorld(t *tx) *World {
+// copies and room for that proc's bytes, in the same block (recycle.go):
+// one allocation instead of five (world, leaf, proc slice, proc, bytes),
+// or none when a recycled block is at hand. It makes t own the root and
+// returns the block (nil for a taller tree), which the caller records in
+// the world it fills (World.blk).
+func (m *Model) newWorld(t *tx) (*World, block) {
 	if m.height != 0 {
-		return &World{}
+		return &World{}, nil
 	}
 	old := t.root
 	n := len(old.procs)
 	var w *World
 	var l *tnode
 	var ps []*proc
+	var b block
 	switch {
 	case n <= 4:
-		c := new(struct {
-			w     World
-			l     tnode
-			spare proc
-			ps    [4]*proc
-			enc   [encSpare]byte
-		})
-		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+		c := pool4.Get().(*block4)
+		clear(c.ps[n:])
+		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	case n <= 8:
-		c := new(struct {
-			w     World
-			l     tnode
-			spare proc
-			ps    [8]*proc
-			enc   [encSpare]byte
-		})
-		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+		c := pool8.Get().(*block8)
+		clear(c.ps[n:])
+		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	case n <= 16:
-		c := new(struct {
-			w     World
-			l     tnode
-			spare proc
-			ps    [16]*proc
-			enc   [encSpare]byte
-		})
-		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+		c := pool16.Get().(*block16)
+		clear(c.ps[n:])
+		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	default:
-		c := new(struct {
-			w     World
-			l     tnode
-			spare proc
-			ps    [twidth]*proc
-			enc   [encSpare]byte
-		})
-		w, l, t.spare, ps, t.encBuf = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0]
+		c := pool32.Get().(*block32)
+		clear(c.ps[n:])
+		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
 	}
 	copy(ps, old.procs)
 	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
 	t.root = l
-	return w
+	return w, b
 }
 
 // encSpare is the room for a proc's bytes (proc.enc) in a world's

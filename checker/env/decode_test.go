@@ -124,12 +124,13 @@ func codecConfigs() map[string]Config {
 
 // worldCmp compares worlds by everything Encode captures, and the derived
 // fields Decode rebuilds (aggregates, liveness, counts), leaving out what
-// Encode does not hold (depth, last step, edit ids, the model pointer) and
-// the cached process fingerprints and encodings (compared through
+// Encode does not hold (depth, last step, edit ids, the model pointer, the
+// world's allocation block) and the cached process fingerprints and
+// encodings (compared through
 // Model.Fingerprint and Encode).
 var worldCmp = []cmp.Option{
 	cmp.AllowUnexported(World{}, proc{}, tnode{}, entry{}, agg{}, toy{}, inst{}, ticker{}),
-	cmpopts.IgnoreFields(World{}, "m", "depth", "last", "actor", "effects", "now"),
+	cmpopts.IgnoreFields(World{}, "m", "blk", "depth", "last", "actor", "effects", "now"),
 	cmpopts.IgnoreFields(proc{}, "edit", "fp", "enc", "ns"),
 	cmpopts.IgnoreFields(tnode{}, "edit"),
 	cmpopts.EquateEmpty(),

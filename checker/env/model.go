@@ -30,6 +30,7 @@ type Model struct {
 	stateIDs atomic.Uint64     // the last nodeState id given
 	inEnc    [][][]string      // encoding of each call input sched[k][p][j] (a step's key)
 	pl       placement         // Config.Hosts (hosts.go)
+	recycle  recycler          // what Recycle does (recycle.go)
 }
 
 var _ checker.Model[*World] = (*Model)(nil)

@@ -15,7 +15,8 @@ import (
 // take ranks in 0 … N-1 and panic otherwise, like slice indexing.
 type World struct {
 	m       *Model
-	alt     int // schedule alternative
+	blk     block // the block w lives in, when Apply built it (recycle.go); else nil
+	alt     int   // schedule alternative
 	root    *tnode
 	crashed core.RankSet
 	ncrash  int   // crashed.Len()

@@ -20,13 +20,13 @@ import (
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
-// ignored are the fields Encode does not hold (a world's depth, last step
-// and model; edit ids), caches derived from encoded ones (process
+// ignored are the fields Encode does not hold (a world's depth, last step,
+// model and allocation block; edit ids), caches derived from encoded ones (process
 // fingerprints, compared through Model.Fingerprint) and the protocols'
 // scratch storage (ERA's inline record array, correction's message
 // buffers).
 var ignored = map[string]bool{
-	"env.World.m": true, "env.World.depth": true, "env.World.last": true, "env.World.actor": true,
+	"env.World.m": true, "env.World.blk": true, "env.World.depth": true, "env.World.last": true, "env.World.actor": true,
 	"env.World.effects": true, "env.proc.edit": true, "env.proc.fp": true, "env.proc.enc": true, "env.tnode.edit": true,
 	"era.Node.one": true, "correction.Node.msgs": true,
 }
