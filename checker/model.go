@@ -86,6 +86,11 @@ func (k PropertyKind) String() string {
 // Property is a named check. Check is used by Invariant, Quiescence and
 // Eventually properties, CheckStep by Transition properties; each returns nil when the
 // property holds and an error that says why not.
+//
+// Check and CheckStep are functions of their arguments: they must not keep
+// a state beyond the call (copy out what must outlive it). A model that
+// implements Recycler reuses the memory of the states a search drops
+// (recycle.go), so a kept state may later read as another one.
 type Property[S any] struct {
 	Name string
 	Kind PropertyKind
