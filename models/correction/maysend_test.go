@@ -139,7 +139,7 @@ func checkRelation(t *testing.T, m *env.Model, maxStates int) (int, int) {
 // correction with faults, the other corrections, overlapped start, lock-step
 // rounds, gossip, and every mutant on checked and on overlapped
 // opportunistic correction. CI runs the small ones (a few seconds);
-// FTKERNEL_LONG=1 all (about a minute).
+// FTKERNEL_LONG=1 all (four minutes on a loaded machine).
 func TestMaySendRelation(t *testing.T) {
 	type c struct {
 		args string
