@@ -6,6 +6,10 @@ import (
 	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
+// Corrected-broadcast nodes declare the messages they absorb (env's
+// absorbed-delivery rule of persistent sets).
+var _ env.Absorber = (*corrsm.Node)(nil)
+
 // maySend is corrected broadcast's "may still send to" relation
 // (env.Config.MaySend, used by persistent sets in depth-first search):
 // statemachine/correction Node.MaySendTo, which reads it off the rules that
