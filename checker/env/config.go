@@ -94,9 +94,13 @@ type Config struct {
 	// MaySend(w, p, r), for a live process p of world w, must be true
 	// whenever some step of p in some run from w, on any sequence of events
 	// (deliveries, the calls left in its schedule, timers, suspicions), may
-	// send a message to r. It may read w (p's node, w.PendingCalls(p), its
-	// timers) and must be deterministic. Optional: nil means every process
-	// may send to every process (sound, and no reduction from it).
+	// send a message to r, except that messages r absorbs may be left out
+	// when r cannot crash (World.MayCrash(r) false): messages r's node, in
+	// its state in w, absorbs (Absorber; absorbing is for good, so r absorbs
+	// them whenever they arrive). It may read w (p's and r's nodes,
+	// w.PendingCalls(p), timers) and must be deterministic. Optional: nil
+	// means every process may send to every process (sound, and no
+	// reduction from it).
 	MaySend func(w *World, p, r core.Rank) bool
 }
 

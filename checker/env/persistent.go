@@ -48,6 +48,23 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // when it is a proper subset of enabled; among the candidates the smallest
 // T wins (ties: the lowest p).
 //
+// "May send to" leaves out absorbed messages (Config.MaySend): q may send
+// to r only messages r absorbs (Absorber) when r cannot crash
+// (World.MayCrash) and r's node, in its state in s, absorbs every message
+// q may still send it.
+//
+// # Absorbed deliveries (since 2026-11-24)
+//
+// Before any set is grown: if an enabled Deliver b, at a process p that
+// cannot crash, is of a message p's node absorbs (Absorber: a step with no
+// effect that leaves the node as it is, in every state the node may
+// reach), and the message cannot be lost (not LossOnCrash, or its sender
+// is live and cannot crash), and, under BoundedDelay, b is due now, then
+// T = {b}. Such deliveries (a masked duplicate, a correction message from
+// a side already heard from) otherwise make the persistent set of their
+// receiver hold all of them, and the search visits every subset of them
+// delivered. Soundness below ("T = {b}").
+//
 // Without Config.MaySend nothing is returned: every process of A may then
 // send to every live process, so S takes in every process with an enabled
 // action. Cost: O(N²) calls of MaySend per world (each pair at most once)
@@ -62,9 +79,32 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 //
 // # Soundness (checker.Persistent's contract)
 //
-// Let w be a path from s, in the full graph, that takes no action of T.
+// T = {b}, an absorbed delivery at p. Let w be a path from s that does
+// not take b. Every action a of w is independent of b: an action of
+// another process touches neither p's node nor b's message (it may add
+// messages to p's inbox: under FIFO behind b's, which is a queue head, and
+// a new copy of b's message leaves one for b); an action of p (a Deliver
+// of another message, a Fire, Call or Detect; not a Crash, p cannot crash)
+// sees p's node unchanged by b, since b leaves the node as it is, and b
+// after a is still absorbed (absorbing is for good), so both orders end
+// in the same world, with the same effects, and neither disables the
+// other. b's message stays in p's inbox along w (only b, a crash of p or
+// a Lose removes it, and neither of the latter can happen), so b, the
+// progress action (not a crash; enabled in no quiescent world), is enabled
+// in every state of w (1b; under BoundedDelay b is due, so no Tick happens
+// on w either). Verdicts: b has no effect and leaves p's record as it is
+// (its inbox aside, which transition properties do not read), so a
+// property reading the step sees the same record before and after b, and
+// the effects of a are unchanged; the Absorber contract asks that every
+// selected transition property passes an effect-free, node-preserving
+// step, so b's verdict does not change either.
 //
-// No process of S steps on w. Its actions enabled in s are in T. A new
+// Otherwise let w be a path from s, in the full graph, that takes no
+// action of T.
+//
+// No process of S steps on w, but for deliveries of absorbed messages
+// (absorbed: the may-send relation may leave them out), which change no
+// node, send nothing and arm no timer. Its actions enabled in s are in T. A new
 // action of q ∈ S needs one of: a message sent to q (Deliver, and Lose
 // later); a crash (Detect under the detector; Lose of a message from the
 // crashed sender under LossOnCrash); q's own step (a Call after a Return
@@ -72,13 +112,21 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // of Config.Wakeups, LockStepRounds' next round). By induction along w,
 // only processes of A step on w: a process outside S steps only when it
 // has an enabled action, which it had in s (it is in A) or got from a
-// message of an earlier stepping process (in A, so it is in A), since
+// message of an earlier stepping process (in A, so it is in A; or an
+// absorbed message, whose delivery sends nothing), since
 // crashes outside S do not happen under the detector and Clock and Tick
-// do not happen (below). No process of A may send to S (the may-send rule),
-// so no message reaches S. A crash outside S happens only when the
+// do not happen (below). No process of A may send to S (the may-send rule)
+// a message that S does not absorb. An absorbed message to r ∈ S, which
+// cannot crash, is delivered on w by a step that changes no node and
+// sends nothing: it is independent of every action of T (of r's: they see
+// the same node, and r absorbs it after them too; of other processes':
+// different records), disables none of them and leaves T's progress action
+// enabled. A crash outside S happens only when the
 // detector is off, so no Detect appears; a Lose
 // appears at S only if the sender of a message to S crashes on w, and
-// such a sender is in S (lost-sender rule), whose actions are not taken.
+// such a sender is in S (lost-sender rule), whose actions are not taken,
+// or the message was sent on w, hence absorbed: its Lose, like its
+// delivery, steps no node and removes only that message.
 // T holds an action other than a Crash, of a process of S, which stays
 // enabled along w (nothing changes that process's record), so the world's
 // count of enabled non-crash actions stays positive and neither Clock nor
@@ -94,8 +142,9 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // (Lose included: it removes a message from its receiver's inbox and steps
 // no node; its sender has crashed and never steps). Their records are
 // disjoint, so their node steps see the same events in either order. b may
-// add messages to q's inbox; a adds none to p's (q ∉ S may not send to S,
-// or q would be in S). So b's delivery, if any, is of a message that a does
+// add messages to q's inbox; a adds none to p's but messages p absorbs
+// (q ∉ S may not send other messages to S, or q would be in S), whose
+// deliveries were treated above. So b's delivery, if any, is of a message that a does
 // not touch (when b delivers a message from q, q takes no step that sends
 // to p: that is what Independence's sender rule protects, the index of b's
 // message among q's, and it is kept here because q sends nothing to p),
@@ -172,6 +221,11 @@ func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Act
 			ps.cand[a.P] = true
 		}
 	}
+	if persistMutant != mutNoAbsorb {
+		if a, ok := m.absorbed(s, enabled, ps.crash); ok {
+			return append(buf, a)
+		}
+	}
 	ps.m, ps.s = m, s
 	ps.detector = m.cfg.Detector != DetectorNone
 	ps.anyCrash = anyCrash
@@ -211,7 +265,12 @@ const (
 	mutNoDue             mutant.Name = "persistent-no-due-action"
 	mutNoLostSender      mutant.Name = "persistent-no-lost-sender-rule"
 	mutDirectSendersOnly mutant.Name = "persistent-direct-senders-only"
+	mutAbsorbAny         mutant.Name = "persistent-absorb-any-delivery"
 )
+
+// mutNoAbsorb turns the absorbed-delivery rule off (not broken: a test
+// shows what it saves).
+const mutNoAbsorb mutant.Name = "persistent-no-absorb"
 
 // persistCrashAbsorbs is not broken but conservative: the crash rule as
 // it was before condition 1a (any process of S that may crash pulls in

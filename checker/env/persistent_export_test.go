@@ -6,7 +6,11 @@ import (
 )
 
 // PersistentMutants are the broken variants of Persistent's rules.
-var PersistentMutants = []mutant.Name{mutNoCrashRule, mutNoDue, mutNoLostSender, mutDirectSendersOnly}
+var PersistentMutants = []mutant.Name{mutNoCrashRule, mutNoDue, mutNoLostSender, mutDirectSendersOnly, mutAbsorbAny}
+
+// PersistentNoAbsorb turns the absorbed-delivery rule off (not broken: a
+// test compares the two).
+const PersistentNoAbsorb = mutNoAbsorb
 
 // SetPersistentMutant turns a broken variant of Persistent's rules on
 // (None: off) and returns the function that restores the previous one.

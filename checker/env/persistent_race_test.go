@@ -100,6 +100,8 @@ func racers(name string, nodes []racer, calls ...core.Rank) env.Config {
 //     call arms a timer for 2 ticks, p2's call arms one for 1 tick. At tick
 //     1 p0's ping is deliverable but not due and p2's timer is due; taking
 //     the ping alone would miss p0's timer firing first at tick 2.
+//   - latch (absorbed deliveries; persistent_absorb_test.go): three pings
+//     race to be p0's first; only the later ones are absorbed.
 func raceToys() map[string]env.Config {
 	out := map[string]env.Config{}
 	out["race"] = racers("race", []racer{{}, {relay: []core.Rank{0}}, {onCall: []core.Rank{1}}}, 0, 2)
@@ -109,5 +111,6 @@ func raceToys() map[string]env.Config {
 	c = racers("timer-race", []racer{{delay: 2}, {onCall: []core.Rank{0}}, {delay: 1}}, 0, 1, 2)
 	c.Timing, c.Delta = env.BoundedDelay, 2
 	out["timer-race"] = c
+	out["latch"] = latchToy() // persistent_absorb_test.go
 	return out
 }

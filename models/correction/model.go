@@ -379,7 +379,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Loss:              p.Loss,
 		Properties:        append(Properties(), ColoredSilent(p.Early)),
 		Codec:             codec(cfg),
-		MaySend:           maySend(syncStart),
+		MaySend:           maySend,
 	}
 	if syncStart {
 		ec.Wakeups = []uint64{corrsm.TimerStart}
