@@ -39,44 +39,9 @@ func (x *search[S]) noteQueue() {
 // nextLevelCompact makes the winners of all shards, in key order, the next
 // level: their encodings are copied from the workers' arenas into a new
 // queue (spilling as it fills), their keys become the level's parent links.
-// The order is nextLevel's: a counting sort on the parent index, then an
-// insertion sort of each parent's children by action index (linear in the
-// level, where a comparison sort of the winners was not).
+// The order is orderedWinners', as for whole states.
 func (x *search[S]) nextLevelCompact() error {
-	nParents := x.levelLen()
-	// end[p] is first the start of parent p's children, then, once they
-	// are placed, their end.
-	end := make([]int32, nParents+1)
-	n := 0
-	for b := range x.wins {
-		for _, nd := range x.wins[b] {
-			end[nd.key>>actBits+1]++
-		}
-		n += len(x.wins[b])
-	}
-	for i := 1; i <= nParents; i++ {
-		end[i] += end[i-1]
-	}
-	all := make([]node[S], n)
-	for b := range x.wins {
-		for _, nd := range x.wins[b] {
-			p := nd.key >> actBits
-			all[end[p]] = nd
-			end[p]++
-		}
-		clear(x.wins[b])
-		x.wins[b] = x.wins[b][:0]
-	}
-	lo := int32(0)
-	for p := range nParents {
-		hi := end[p]
-		for i := lo + 1; i < hi; i++ {
-			for j := i; j > lo && all[j].key < all[j-1].key; j-- {
-				all[j], all[j-1] = all[j-1], all[j]
-			}
-		}
-		lo = hi
-	}
+	all := x.orderedWinners(x.levelLen())
 	q := x.newQueue()
 	links := make([]uint64, len(all))
 	for i, nd := range all {

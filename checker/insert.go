@@ -100,14 +100,27 @@ func merge2[S any](out, a, b []cand[S]) []cand[S] {
 	return append(out, b[j:]...)
 }
 
-// nextLevel orders the winners of all shards by key — a counting sort on
-// the parent index, then an insertion sort of each parent's children by
-// action index — and makes them the next level and its parent links.
+// nextLevel makes the winners of all shards, in key order
+// (orderedWinners), the next level and its parent links.
 func (x *search[S]) nextLevel() error {
 	if x.q != nil {
 		return x.nextLevelCompact()
 	}
-	nParents := len(x.frontier)
+	all := x.orderedWinners(len(x.frontier))
+	f := make([]S, len(all))
+	links := make([]uint64, len(all))
+	for i, nd := range all {
+		f[i], links[i] = nd.s, nd.key
+	}
+	x.frontier, x.links = f, append(x.links, links)
+	return nil
+}
+
+// orderedWinners empties the shards' winners into one slice ordered by
+// key: a counting sort on the parent index (nParents parents), then an
+// insertion sort of each parent's children by action index, linear in the
+// level where a comparison sort of the winners was not.
+func (x *search[S]) orderedWinners(nParents int) []node[S] {
 	// end[p] is first the start of parent p's children, then, once they
 	// are placed, their end.
 	end := make([]int32, nParents+1)
@@ -121,13 +134,11 @@ func (x *search[S]) nextLevel() error {
 	for i := 1; i <= nParents; i++ {
 		end[i] += end[i-1]
 	}
-	f := make([]S, n)
-	links := make([]uint64, n)
+	all := make([]node[S], n)
 	for b := range x.wins {
 		for _, nd := range x.wins[b] {
 			p := nd.key >> actBits
-			i := end[p]
-			f[i], links[i] = nd.s, nd.key
+			all[end[p]] = nd
 			end[p]++
 		}
 		clear(x.wins[b])
@@ -137,13 +148,11 @@ func (x *search[S]) nextLevel() error {
 	for p := range nParents {
 		hi := end[p]
 		for i := lo + 1; i < hi; i++ {
-			for j := i; j > lo && links[j] < links[j-1]; j-- {
-				links[j], links[j-1] = links[j-1], links[j]
-				f[j], f[j-1] = f[j-1], f[j]
+			for j := i; j > lo && all[j].key < all[j-1].key; j-- {
+				all[j], all[j-1] = all[j-1], all[j]
 			}
 		}
 		lo = hi
 	}
-	x.frontier, x.links = f, append(x.links, links)
-	return nil
+	return all
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker/env"
-	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/core"
 )
 
@@ -79,21 +78,7 @@ func TestPersistentAbsorbedDeliveries(t *testing.T) {
 	names, cfgs := toysWith(env.ToyMaySend)
 	fewer := 0
 	for _, name := range names {
-		count := func() envtest.PORReport {
-			m, err := env.New(cfgs[name])
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := envtest.ComparePersistent(m, 500_000)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			return rep
-		}
-		now := count()
-		restore := env.SetPersistentMutant(env.PersistentNoAbsorb)
-		before := count()
-		restore()
+		now, before := withAndWithout(t, name, cfgs[name], env.PersistentNoAbsorb)
 		if now.ReducedStates > before.ReducedStates {
 			t.Errorf("%s: %d states, more than the %d without the absorbed-delivery rule", name, now.ReducedStates, before.ReducedStates)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
 )
 
 // onlyZero is a Stable invariant every toy can violate: no history record
@@ -178,21 +179,7 @@ func TestPersistentCrashesOutsideS(t *testing.T) {
 		if cfg.Detector != env.DetectorNone || cfg.Crashes == 0 {
 			continue
 		}
-		reduced := func() envtest.PORReport {
-			m, err := env.New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := envtest.ComparePersistent(m, 500_000)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			return rep
-		}
-		now := reduced()
-		restore := env.SetPersistentMutant(env.PersistentCrashAbsorbs)
-		before := reduced()
-		restore()
+		now, before := withAndWithout(t, name, cfg, env.PersistentCrashAbsorbs)
 		if now.ReducedStates > before.ReducedStates {
 			t.Errorf("%s: %d states, more than the %d of the conservative crash rule", name, now.ReducedStates, before.ReducedStates)
 		}
@@ -204,4 +191,26 @@ func TestPersistentCrashesOutsideS(t *testing.T) {
 	if fewer == 0 {
 		t.Fatal("no toy without a detector gained from letting crashes happen outside S")
 	}
+}
+
+// withAndWithout runs the persistent-set guard (envtest.ComparePersistent)
+// on cfg as the rules are, then with the test variant of Persistent's rules
+// named, and returns both reports; it fails t if the guard fails on either.
+func withAndWithout(t *testing.T, name string, cfg env.Config, variant mutant.Name) (now, under envtest.PORReport) {
+	t.Helper()
+	run := func() envtest.PORReport {
+		m, err := env.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := envtest.ComparePersistent(m, 500_000)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return rep
+	}
+	now = run()
+	restore := env.SetPersistentMutant(variant)
+	defer restore()
+	return now, run()
 }

@@ -110,15 +110,6 @@ func TestCompletenessNotStable(t *testing.T) {
 	t.Logf("%d of %d transitions from a violation withdraw it, first: %s", rep.Withdrawn, rep.Violating, rep.Example)
 }
 
-// errRecorder is a testing.TB that counts Errorf calls instead of failing.
-type errRecorder struct {
-	testing.TB
-	errs int
-}
-
-func (r *errRecorder) Errorf(string, ...any) { r.errs++ }
-func (r *errRecorder) Helper()               {}
-
 // TestMaySendCheckCatches: the check behind TestMaySendSound fails a
 // relation that knows only the gossip partners (no PING, no PONG), and one
 // that says nobody sends, so it can fail.
@@ -126,9 +117,9 @@ func TestMaySendCheckCatches(t *testing.T) {
 	gossipOnly := func(w *env.World, p, r core.Rank) bool { return w.Node(p).(*fd.Node).MayGossipTo(r) }
 	nobody := func(*env.World, core.Rank, core.Rank) bool { return false }
 	for name, rel := range map[string]func(*env.World, core.Rank, core.Rank) bool{"gossip only": gossipOnly, "nobody": nobody} {
-		rec := &errRecorder{TB: t}
+		rec := &modeltest.ErrCounter{TB: t}
 		modeltest.CheckMaySend(rec, buildEnv(t, "--mutant brr-offset-2r"), 60_000, rel)
-		if rec.errs == 0 {
+		if rec.Errs == 0 {
 			t.Errorf("the relation %q passed the check", name)
 		}
 	}

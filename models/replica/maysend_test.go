@@ -68,15 +68,6 @@ func TestMaySendSound(t *testing.T) {
 	}
 }
 
-// errRecorder is a testing.TB that counts Errorf calls instead of failing.
-type errRecorder struct {
-	testing.TB
-	errs int
-}
-
-func (r *errRecorder) Errorf(string, ...any) { r.errs++ }
-func (r *errRecorder) Helper()               {}
-
 // TestMaySendCheckCatches: the check fails a relation that forgets the
 // take-over (a new master's re-sends and re-commits), so TestMaySendSound
 // can fail.
@@ -95,9 +86,9 @@ func TestMaySendCheckCatches(t *testing.T) {
 		}
 		return false
 	}
-	rec := &errRecorder{TB: t}
+	rec := &modeltest.ErrCounter{TB: t}
 	modeltest.CheckMaySend(rec, m.Model, 60_000, noTakeOver)
-	if rec.errs == 0 {
+	if rec.Errs == 0 {
 		t.Fatal("a relation without the take-over passed the check")
 	}
 }
