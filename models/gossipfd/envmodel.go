@@ -66,9 +66,9 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	// mutant included) and only a Crash changes the crashed set, so a
 	// violation survives every other action (TestAccuracyStable).
 	// no-false-suspicion is not Stable: merge and recvPong withdraw a
-	// pending suspicion (TestNoFalseSuspicionNotStable), and neither is
+	// pending suspicion (TestNotStable), and neither is
 	// completeness: a declaration that comes after the observer passed its
-	// bound round ends the violation (TestCompletenessNotStable).
+	// bound round ends the violation (TestNotStable).
 	accuracy.Stable = true
 	properties := []checker.Property[*env.World]{
 		accuracy,

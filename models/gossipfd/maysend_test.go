@@ -75,39 +75,30 @@ func TestAccuracyStable(t *testing.T) {
 	}
 }
 
-// TestNoFalseSuspicionNotStable: no-false-suspicion is not Stable, so it
-// is not marked: a pending suspicion of a live host is withdrawn by a
-// fresher GOSSIP (merge) or a PONG (recvPong), and the violation with it.
-// A run that checks it is not reduced (checker refuses), and the reduction
-// is measured with accuracy alone.
-func TestNoFalseSuspicionNotStable(t *testing.T) {
-	m := buildEnv(t, "--mutant brr-offset-2r")
-	p := property(t, m, "no-false-suspicion")
-	if p.Stable {
-		t.Fatal("no-false-suspicion is marked Stable")
+// TestNotStable: two properties are not Stable, so they are not marked;
+// a run that checks one is not reduced (checker refuses), and the reduction
+// is measured with accuracy alone. no-false-suspicion: a pending suspicion
+// of a live host is withdrawn by a fresher GOSSIP (merge) or a PONG
+// (recvPong), and the violation with it. completeness (a bounded response):
+// a host past its bound round without the declaration is a violation that
+// ends when the declaration comes (here with a bound of one round, shorter
+// than T_cleanup).
+func TestNotStable(t *testing.T) {
+	for _, c := range []struct{ args, prop string }{
+		{"--mutant brr-offset-2r", "no-false-suspicion"},
+		{"--detect-bound 1", "completeness"},
+	} {
+		m := buildEnv(t, c.args)
+		p := property(t, m, c.prop)
+		if p.Stable {
+			t.Fatalf("%s is marked Stable", c.prop)
+		}
+		rep := modeltest.CheckStable(t, m, 60_000, p.Check)
+		if rep.Withdrawn == 0 {
+			t.Fatalf("%s (%s): no violation is ever withdrawn (%d transitions from a violation)", c.prop, c.args, rep.Violating)
+		}
+		t.Logf("%s: %d of %d transitions from a violation withdraw it, first: %s", c.prop, rep.Withdrawn, rep.Violating, rep.Example)
 	}
-	rep := modeltest.CheckStable(t, m, 60_000, p.Check)
-	if rep.Withdrawn == 0 {
-		t.Fatalf("no suspicion of a live host is ever withdrawn (%d transitions from a violation)", rep.Violating)
-	}
-	t.Logf("%d of %d transitions from a violation withdraw it, first: %s", rep.Withdrawn, rep.Violating, rep.Example)
-}
-
-// TestCompletenessNotStable: completeness (a bounded response) is not
-// Stable either: a host past its bound round without the declaration is a
-// violation that ends when the declaration comes (here with a bound of one
-// round, shorter than T_cleanup).
-func TestCompletenessNotStable(t *testing.T) {
-	m := buildEnv(t, "--detect-bound 1")
-	p := property(t, m, "completeness")
-	if p.Stable {
-		t.Fatal("completeness is marked Stable")
-	}
-	rep := modeltest.CheckStable(t, m, 60_000, p.Check)
-	if rep.Withdrawn == 0 {
-		t.Fatalf("no completeness violation is ever withdrawn (%d transitions from a violation)", rep.Violating)
-	}
-	t.Logf("%d of %d transitions from a violation withdraw it, first: %s", rep.Withdrawn, rep.Violating, rep.Example)
 }
 
 // TestMaySendCheckCatches: the check behind TestMaySendSound fails a
