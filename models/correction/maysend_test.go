@@ -8,6 +8,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	"github.com/ftkernel/ftkernel/registry"
@@ -41,17 +42,9 @@ func checkRelation(t *testing.T, m *env.Model, maxStates int) (int, int) {
 	n := m.Init()[0].N()
 	var pool []sent
 	poolSeen := map[string]bool{}
-	seen := map[string]bool{}
-	queue := m.Init()
-	for _, w := range queue {
-		seen[string(m.Encode(nil, w))] = true
-	}
 	node := func(w *env.World, p core.Rank) *corrsm.Node { return w.Node(p).(*corrsm.Node) }
 	claims := 0
-	var buf []checker.Action
-	for len(queue) > 0 {
-		w := queue[0]
-		queue = queue[1:]
+	expand := func(w *env.World) error {
 		for _, e := range w.InFlight() {
 			k := fmt.Sprint(e.From, string(e.Msg.AppendBinary(nil)))
 			if !poolSeen[k] {
@@ -76,62 +69,55 @@ func checkRelation(t *testing.T, m *env.Model, maxStates int) (int, int) {
 				}
 			}
 		}
-		buf = m.Actions(w, buf[:0])
-		for _, a := range buf {
-			nw, err := m.Apply(w, a)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := nw.LastActor()
-			if p != core.NoRank && a.Kind != env.Crash {
-				for r := range core.Rank(n) {
-					if r == p {
-						continue
-					}
-					before, after := node(w, p), node(nw, p)
-					if !before.MaySendTo(r) {
-						claims++
-						for _, e := range nw.LastEffects() {
-							if e.Kind == core.EffSend && e.To == r {
-								t.Fatalf("%v said it never sends to %v in %v, then sent %v by %v", p, r, w, e.Msg, a)
-							}
-						}
-						if after.MaySendTo(r) {
-							t.Fatalf("%v said it never sends to %v in %v, and may again after %v", p, r, w, a)
+		return nil
+	}
+	step := func(w *env.World, a checker.Action, nw *env.World) error {
+		p := nw.LastActor()
+		if p != core.NoRank && a.Kind != env.Crash {
+			for r := range core.Rank(n) {
+				if r == p {
+					continue
+				}
+				before, after := node(w, p), node(nw, p)
+				if !before.MaySendTo(r) {
+					claims++
+					for _, e := range nw.LastEffects() {
+						if e.Kind == core.EffSend && e.To == r {
+							t.Fatalf("%v said it never sends to %v in %v, then sent %v by %v", p, r, w, e.Msg, a)
 						}
 					}
-					if !before.MayDisturb(node(w, r)) {
-						claims++
-						for _, e := range nw.LastEffects() {
-							if e.Kind == core.EffSend && e.To == r && !node(w, r).Absorbs(p, e.Msg) {
-								t.Fatalf("%v said it never disturbs %v in %v, then sent %v by %v", p, r, w, e.Msg, a)
-							}
-						}
-						if after.MayDisturb(node(nw, r)) {
-							t.Fatalf("%v said it never disturbs %v in %v, and may after %v", p, r, w, a)
-						}
-					}
-					if !node(w, r).MayDisturb(before) && node(nw, r).MayDisturb(after) {
-						t.Fatalf("%v said it never disturbs %v in %v, and may after %v's step %v", r, p, w, p, a)
+					if after.MaySendTo(r) {
+						t.Fatalf("%v said it never sends to %v in %v, and may again after %v", p, r, w, a)
 					}
 				}
-				for _, s := range pool {
-					if node(w, p).Absorbs(s.from, s.msg) && !node(nw, p).Absorbs(s.from, s.msg) {
-						t.Fatalf("%v absorbed %v from %v in %v, no longer after %v", p, s.msg, s.from, w, a)
+				if !before.MayDisturb(node(w, r)) {
+					claims++
+					for _, e := range nw.LastEffects() {
+						if e.Kind == core.EffSend && e.To == r && !node(w, r).Absorbs(p, e.Msg) {
+							t.Fatalf("%v said it never disturbs %v in %v, then sent %v by %v", p, r, w, e.Msg, a)
+						}
+					}
+					if after.MayDisturb(node(nw, r)) {
+						t.Fatalf("%v said it never disturbs %v in %v, and may after %v", p, r, w, a)
 					}
 				}
+				if !node(w, r).MayDisturb(before) && node(nw, r).MayDisturb(after) {
+					t.Fatalf("%v said it never disturbs %v in %v, and may after %v's step %v", r, p, w, p, a)
+				}
 			}
-			k := string(m.Encode(nil, nw))
-			if !seen[k] {
-				seen[k] = true
-				queue = append(queue, nw)
-				if len(seen) > maxStates {
-					t.Fatalf("%s: over %d states", m.Name(), maxStates)
+			for _, s := range pool {
+				if node(w, p).Absorbs(s.from, s.msg) && !node(nw, p).Absorbs(s.from, s.msg) {
+					t.Fatalf("%v absorbed %v from %v in %v, no longer after %v", p, s.msg, s.from, w, a)
 				}
 			}
 		}
+		return nil
 	}
-	return len(seen), claims
+	states, err := envtest.ExploreTransitions(m, maxStates, expand, step)
+	if err != nil {
+		t.Fatalf("%s: %v", m.Name(), err)
+	}
+	return states, claims
 }
 
 // TestMaySendRelation checks the claims of the may-send relation and of

@@ -52,12 +52,24 @@ func Walk(m Model, seed uint64, walks, maxDepth int, visit func(w *env.World) er
 // error after more than maxStates distinct worlds, or at visit's first
 // error. It returns the number of distinct worlds.
 func Explore(m Model, maxStates int, visit func(w *env.World) error) (int, error) {
+	return explore(m, maxStates, visit, nil, func(_ *env.World, _ checker.Action, next *env.World) error { return visit(next) })
+}
+
+// ExploreTransitions is Explore calling expand (when not nil) on each
+// distinct world as it is expanded, in breadth-first order, and step on
+// every transition (prev, a, next) taken: each world is expanded once, and
+// a transition to a world met before is still a transition.
+func ExploreTransitions(m Model, maxStates int, expand func(w *env.World) error, step func(prev *env.World, a checker.Action, next *env.World) error) (int, error) {
+	return explore(m, maxStates, nil, expand, step)
+}
+
+// explore is the search of Explore and ExploreTransitions: init (when not
+// nil) on each initial state and step on each transition, both before the
+// world is deduplicated, and expand (when not nil) on each world expanded.
+func explore(m Model, maxStates int, init, expand func(w *env.World) error, step func(prev *env.World, a checker.Action, next *env.World) error) (int, error) {
 	seen := map[string]bool{}
 	var queue []*env.World
 	add := func(w *env.World) error {
-		if err := visit(w); err != nil {
-			return err
-		}
 		k := string(m.Encode(nil, w))
 		if !seen[k] {
 			seen[k] = true
@@ -69,6 +81,11 @@ func Explore(m Model, maxStates int, visit func(w *env.World) error) (int, error
 		return nil
 	}
 	for _, w := range m.Init() {
+		if init != nil {
+			if err := init(w); err != nil {
+				return len(seen), err
+			}
+		}
 		if err := add(w); err != nil {
 			return len(seen), err
 		}
@@ -77,11 +94,19 @@ func Explore(m Model, maxStates int, visit func(w *env.World) error) (int, error
 	for len(queue) > 0 {
 		w := queue[0]
 		queue = queue[1:]
+		if expand != nil {
+			if err := expand(w); err != nil {
+				return len(seen), err
+			}
+		}
 		buf = m.Actions(w, buf[:0])
 		for _, a := range buf {
 			next, err := m.Apply(w, a)
 			if err != nil {
 				return len(seen), fmt.Errorf("%s: %w", m.Describe(w, a), err)
+			}
+			if err := step(w, a, next); err != nil {
+				return len(seen), err
 			}
 			if err := add(next); err != nil {
 				return len(seen), err

@@ -5,46 +5,24 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/core"
 )
 
 // EachTransition calls f on every transition (prev, a, next) of m reachable
-// from its initial worlds, breadth first, each world expanded once (worlds
-// are deduplicated by encoding). It fails t on an Apply error or past
+// from its initial worlds, breadth first, each world expanded once
+// (envtest.ExploreTransitions). It fails t on an Apply error or past
 // maxStates distinct worlds, and returns the number of distinct worlds.
 func EachTransition(t testing.TB, m *env.Model, maxStates int, f func(prev *env.World, a checker.Action, next *env.World)) int {
 	t.Helper()
-	seen := map[string]bool{}
-	var queue []*env.World
-	add := func(w *env.World) {
-		k := string(m.Encode(nil, w))
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		queue = append(queue, w)
-		if len(seen) > maxStates {
-			t.Fatalf("%s: more than %d states", m.Name(), maxStates)
-		}
+	n, err := envtest.ExploreTransitions(m, maxStates, nil, func(prev *env.World, a checker.Action, next *env.World) error {
+		f(prev, a, next)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", m.Name(), err)
 	}
-	for _, w := range m.Init() {
-		add(w)
-	}
-	var buf []checker.Action
-	for len(queue) > 0 {
-		w := queue[0]
-		queue = queue[1:]
-		buf = m.Actions(w, buf[:0])
-		for _, a := range buf {
-			next, err := m.Apply(w, a)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", m.Name(), m.Describe(w, a), err)
-			}
-			f(w, a, next)
-			add(next)
-		}
-	}
-	return len(seen)
+	return n
 }
 
 // MaySendReport counts what CheckMaySend saw.
