@@ -29,7 +29,11 @@ import "fmt"
 //     not of an index); (a) is weaker in one respect that checker/env
 //     uses: an action of w may disable a non-progress action b of T, as
 //     long as the two commute whenever a path takes both (two crashes
-//     that share a budget).
+//     that share a budget); and (b) in another: an action c of w may
+//     disable the progress action a when c absorbs a, that is, from the
+//     state before c, a·c is a path that ends in the state c alone reaches,
+//     c's transition with the same verdicts (a crash of the receiver of a
+//     delivery that changes nothing).
 //  2. Progress: T contains an action that is enabled in no quiescent state
 //     and after which every selected property marked Stable that is
 //     violated in a state is still violated (for checker/env: any action
@@ -55,7 +59,11 @@ import "fmt"
 // shorter. If it takes none, take the progress action a of T(s): it is
 // still enabled after w·b (1b), so by (1a) a·w·b is a path with the same
 // verdicts, and s·a reaches the same kind of violation by a path of the
-// same length. Repeating, the reduced walk
+// same length. If instead an action c of w·b disables a, then c absorbs a
+// (1b): write w·b = u·c·v with a enabled along u; by (1a) a·u ends where
+// u·a does, and a·c there ends where c does, so a·u·c·v is a path from s
+// with the same verdicts, and s·a reaches the violation by a path of the
+// same length again. Repeating, the reduced walk
 // either shortens the path or runs along the reduced graph; as the graph
 // is finite the walk closes a cycle, on which the proviso put a fully
 // expanded state, where the first action of the path is in T. So the
@@ -63,9 +71,11 @@ import "fmt"
 // state) is the same argument with "reaches a Bad state" in place of "takes
 // b", which is why it needs Stable (Bad stays Bad after the progress
 // action). A violated quiescence property is a quiescent state q reachable
-// by w; w must take an action of T (else the progress action would still
-// be enabled in q, by 1b), so the path only shortens, and q itself is
-// reached.
+// by w: if w takes an action of T the path shortens as above; if it takes
+// none, some action c of w disables the progress action a (else a would
+// still be enabled in q, by 1b), so c absorbs a, and s·a reaches q itself
+// by a path of the same length, as above; the same walk, with the same
+// proviso argument, reaches q.
 //
 // What may change: States (the point), Transitions, Depth and
 // counterexamples (DFS paths are not shortest anyway). Lassos need the

@@ -55,8 +55,8 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 //
 // # Absorbed deliveries (since 2026-11-24)
 //
-// Before any set is grown: if an enabled Deliver b, at a process p that
-// cannot crash, is of a message p's node absorbs (Absorber: a step with no
+// Before any set is grown: if an enabled Deliver b, at a live process p
+// (which may crash: since 2026-11-24), is of a message p's node absorbs (Absorber: a step with no
 // effect that leaves the node as it is, in every state the node may
 // reach), and the message cannot be lost (not LossOnCrash, or its sender
 // is live and cannot crash), and, under BoundedDelay, b is due now, then
@@ -83,16 +83,21 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // not take b. Every action a of w is independent of b: an action of
 // another process touches neither p's node nor b's message (it may add
 // messages to p's inbox: under FIFO behind b's, which is a queue head, and
-// a new copy of b's message leaves one for b); an action of p (a Deliver
-// of another message, a Fire, Call or Detect; not a Crash, p cannot crash)
-// sees p's node unchanged by b, since b leaves the node as it is, and b
-// after a is still absorbed (absorbing is for good), so both orders end
-// in the same world, with the same effects, and neither disables the
-// other. b's message stays in p's inbox along w (only b, a crash of p or
-// a Lose removes it, and neither of the latter can happen), so b, the
-// progress action (not a crash; enabled in no quiescent world), is enabled
-// in every state of w (1b; under BoundedDelay b is due, so no Tick happens
-// on w either). Verdicts: b has no effect and leaves p's record as it is
+// a new copy of b's message leaves one for b); an action of p other than
+// its crash (a Deliver of another message, a Fire, Call or Detect) sees
+// p's node unchanged by b, since b leaves the node as it is, and b after a
+// is still absorbed (absorbing is for good), so both orders end in the
+// same world, with the same effects, and neither disables the other. b's
+// message stays in p's inbox along w until p crashes, if it does (only b,
+// a crash of p or a Lose removes it, and no Lose can happen), so b, the
+// progress action (not a crash; enabled in no quiescent world), is
+// enabled in every state of w before a crash of p (under BoundedDelay b is
+// due, so no Tick happens there either). A crash c of p on w disables b,
+// and condition 1b allows it because c absorbs b: taking b just before c
+// ends, after c, in the world c alone reaches (the crash empties p's
+// inbox, b changed nothing else), and c's verdicts are the same (it reads
+// p's node, unchanged by b, and emits the same effects); b is then not
+// enabled at the end of w, so 1a asks nothing of it. Verdicts: b has no effect and leaves p's record as it is
 // (its inbox aside, which transition properties do not read), so a
 // property reading the step sees the same record before and after b, and
 // the effects of a are unchanged; the Absorber contract asks that every
@@ -277,6 +282,12 @@ const mutNoAbsorb mutant.Name = "persistent-no-absorb"
 // every process that may crash, detector or not), kept so that a test can
 // show what the weaker condition saves.
 const persistCrashAbsorbs mutant.Name = "persistent-crash-absorbs"
+
+// persistAbsorbNoCrash is not broken but conservative: the absorbed-delivery
+// rule as it was before condition 1b let a crash absorb T's progress action
+// (the receiver must not be able to crash), kept so that a test can show
+// what the weaker condition saves.
+const persistAbsorbNoCrash mutant.Name = "persistent-absorb-no-crash"
 
 var persistMutant mutant.Name
 

@@ -25,15 +25,21 @@ type Absorber interface {
 // delivery Persistent may take alone (see Persistent's "Absorbed
 // deliveries"), or false.
 //
-// The receiver must not crash and the message must not be lost because
-// condition 1b of checker.Persistent asks that T's progress action stay
-// enabled along every path that avoids T. No toy can show these two
-// conditions needed: a crash of the receiver (a Lose of the message)
-// removes the message, and delivering it first would have changed nothing,
-// so the worlds reached agree either way; they are kept for the contract.
+// The receiver may crash (since 2026-11-24): its crash disables the
+// delivery, but condition 1b of checker.Persistent allows an action of the
+// path to disable T's progress action when it absorbs it, and a crash
+// absorbs an absorbed delivery at its process: the crash empties the
+// inbox, so taking the delivery first (a step that changes no node and
+// emits nothing) and then the crash ends in the world the crash alone
+// reaches, the crash's own step the same (it reads the node, which the
+// delivery left as it was, not the inbox). The message must not be lost
+// (LossOnCrash: its sender is live and cannot crash): a Lose at a live
+// receiver is not such an action under the contract as written, and no
+// measurement asked for it. Test variant persistAbsorbNoCrash keeps the
+// rule of before (the receiver must not crash).
 func (m *Model) absorbed(s *World, enabled []checker.Action, crash []bool) (checker.Action, bool) {
 	for _, a := range enabled {
-		if a.Kind != Deliver || crash[a.P] {
+		if a.Kind != Deliver || crash[a.P] && persistMutant == persistAbsorbNoCrash {
 			continue
 		}
 		q := core.Rank(a.Q)

@@ -97,3 +97,34 @@ type rankVal core.Rank
 
 func (v rankVal) AppendBinary(b []byte) []byte { return core.AppendInt(b, int64(v)) }
 func (v rankVal) String() string               { return fmt.Sprint(int64(v)) }
+
+// TestPersistentAbsorbedAtCrashable: an absorbed delivery at a process that
+// may crash is taken alone too (a crash absorbs it: condition 1b of
+// checker.Persistent). On the latch toy with p0 crashable the guard holds
+// (every verdict and quiescent world equal to the unreduced search's) and
+// fewer states are visited than with the rule of before
+// (PersistentAbsorbNoCrash); on every toy no more are.
+func TestPersistentAbsorbedAtCrashable(t *testing.T) {
+	names, cfgs := toysWith(env.ToyMaySend)
+	c := latchToy()
+	c.Name, c.Survivors = "latch-crashable", nil
+	cfgs[c.Name] = c
+	c2 := c
+	c2.Name, c2.Crashes = "latch-crashable-2", 2
+	cfgs[c2.Name] = c2
+	names = append(names, c.Name, c2.Name)
+	fewer := map[string]bool{}
+	for _, name := range names {
+		now, before := withAndWithout(t, name, cfgs[name], env.PersistentAbsorbNoCrash)
+		if now.ReducedStates > before.ReducedStates {
+			t.Errorf("%s: %d states, more than the %d of the rule of before", name, now.ReducedStates, before.ReducedStates)
+		}
+		if now.ReducedStates < before.ReducedStates {
+			fewer[name] = true
+			t.Logf("%-20s states %5d unreduced, %5d with the rule of before, %5d now", name, now.States, before.ReducedStates, now.ReducedStates)
+		}
+	}
+	if !fewer["latch-crashable"] {
+		t.Fatal("the latch toy with p0 crashable gained nothing from letting a crash absorb an absorbed delivery")
+	}
+}

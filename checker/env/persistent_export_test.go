@@ -74,3 +74,7 @@ func NoSend(*World, core.Rank, core.Rank) bool { return false }
 // PersistentCrashAbsorbs is the conservative crash rule of before
 // condition 1a (persistCrashAbsorbs).
 const PersistentCrashAbsorbs = persistCrashAbsorbs
+
+// PersistentAbsorbNoCrash is the absorbed-delivery rule of before the
+// receiver was allowed to crash (persistAbsorbNoCrash).
+const PersistentAbsorbNoCrash = persistAbsorbNoCrash
