@@ -104,8 +104,10 @@ type Config struct {
 	MaySend func(w *World, p, r core.Rank) bool
 	// ForgetCrashed replaces, at the crash step, the node of every rank
 	// that crashes by its Forget (Forgetter: what the properties read of
-	// a crashed process, the rest reset), a sound reduction of the worlds
-	// (forget.go). Every node must be a Forgetter. Off by default.
+	// a crashed process, the rest reset) and clears its detections
+	// (World.Detected), a sound reduction of the worlds (forget.go). Every
+	// node must be a Forgetter, and no property may read the detections
+	// of a crashed process. Off by default.
 	ForgetCrashed bool
 }
 

@@ -17,19 +17,28 @@ import (
 // what is left of it only splits worlds, except for what the properties
 // read of it. With Config.ForgetCrashed the crash step (Apply of a Crash,
 // every rank of a host's group under Config.Hosts, a Fail rank's crash as
-// well) replaces each crashed rank's node by its Forget.
+// well) replaces each crashed rank's node by its Forget, and clears the
+// environment's record of the crashes it had been told of (World.Detected
+// of a crashed process reads false): a process that dies before or after
+// a Detect is otherwise two worlds. Its calls made and its history are
+// kept (properties read them of crashed processes: validity reads the
+// contributions of crashed processes, uniform agreement their decisions).
 //
 // # Soundness
 //
 // Let φ map a world to the same world with the node of every crashed
-// process replaced by its Forget (Model.Forgotten). The forgetting search
+// process replaced by its Forget and its detections cleared
+// (Model.Forgotten). The forgetting search
 // explores exactly the φ-images of the worlds of the plain search, with
 // the same verdicts:
 //
 //   - Enabled actions. Model.Actions, Apply's checks and Quiescent read
 //     the process records (inboxes, timers, calls made, detections, the
 //     crashed set, the budget, the clock), never a node, and a crashed
-//     process has no action. So w and φ(w) enable the same actions, and
+//     process has no action; the detections read are those of live
+//     processes (pending Detect actions, the live processes' share of the
+//     sums that Quiescent and Sample weigh: a crashed process weighs
+//     nothing). So w and φ(w) enable the same actions, and
 //     Apply(φ(w), a) = φ(Apply(w, a)): a step of a live process reads and
 //     changes only that process's node (and the records of the processes
 //     it sends to); a crash forgets the node it crashes; nothing reads a
@@ -39,8 +48,10 @@ import (
 //     when its image is in the other. Since Forget is a function of the
 //     node (of its encoding, for its rank), worlds with equal encodings
 //     have images with equal encodings, so the visited set stays sound.
-//   - Verdicts. Forgetter's contract keeps every part of a node that a
-//     property reads of a crashed process, in every kind of property
+//   - Verdicts. No property may read World.Detected(p, ·) of a crashed p
+//     (props.DetectorComplete reads live processes only; the guard checks
+//     the models that forget). Forgetter's contract keeps every part of a
+//     node that a property reads of a crashed process, in every kind of property
 //     (Invariant, Quiescence, Eventually) and in a transition property's
 //     both worlds, the crash step included (there the world before holds
 //     the node as it was and the world after its Forget). Everything else
@@ -112,8 +123,13 @@ func (m *Model) forgetCrashed(mp *proc, r core.Rank) error {
 	if !m.cfg.ForgetCrashed {
 		return nil
 	}
+	forgetDetections(mp)
 	return m.forgetNode(mp, r)
 }
+
+// forgetDetections clears the detections of the crashed process whose
+// record mp the edit owns (a fresh set: the old one may be shared).
+func forgetDetections(mp *proc) { mp.detected, mp.ndet = core.RankSet{}, 0 }
 
 // forgetNode replaces the node of rank r in the owned record mp by its
 // Forget, interned (nodes.go).
@@ -146,7 +162,8 @@ func checkForget(cfg *Config, nodes []core.Machine) error {
 }
 
 // Forgotten is w with the node of every crashed process replaced by its
-// Forget (the map φ of the soundness argument above), whether or not the
+// Forget and its detections cleared (the map φ of the soundness argument
+// above), whether or not the
 // model forgets crashed processes itself: on a model with
 // Config.ForgetCrashed it returns a world of the same encoding. It is how
 // the guard (envtest.CompareForget) maps the quiescent worlds of a plain
@@ -161,7 +178,9 @@ func (m *Model) Forgotten(w *World) (*World, error) {
 	var err error
 	w.crashed.Each(func(r core.Rank) {
 		if err == nil {
-			err = m.forgetNode(t.mut(int(r)), r)
+			mp := t.mut(int(r))
+			forgetDetections(mp)
+			err = m.forgetNode(mp, r)
 		}
 	})
 	if err != nil {

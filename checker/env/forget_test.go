@@ -42,6 +42,8 @@ func (t *counter) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) 
 	switch {
 	case ev.Kind == core.EvCall:
 		return append(out, core.Effect{Kind: core.EffSetTimer, Timer: 1}), nil
+	case ev.Kind == core.EvSuspect:
+		return out, nil
 	case ev.Kind == core.EvTimer && ev.Timer == 1 && !t.done:
 		t.ticks++
 		if t.ticks < t.k {
@@ -132,16 +134,20 @@ func TestForgetCounterCounts(t *testing.T) {
 }
 
 // TestForgetIsTheImage: on tickers (one crash; two crashes; a host whose
-// crash takes its hosted rank; a Fail rank), the worlds of the forgetting
+// crash takes its hosted rank; a Fail rank; the perfect detector, whose
+// detections a crashed process forgets), the worlds of the forgetting
 // model are exactly the plain worlds mapped through Model.Forgotten
 // (compared by encoding), the same for the quiescent ones, every crashed
-// node of a forgetting world is forgotten, and every forgetting world
+// node of a forgetting world is forgotten and has no detection, and every
+// forgetting world
 // decodes to itself.
 func TestForgetIsTheImage(t *testing.T) {
 	hosted := counterConfig(3, 2, 1, false)
 	hosted.Hosts = []core.Rank{0, 0, 2}
 	fail := counterConfig(2, 2, 0, false)
 	fail.Fail = []core.Rank{1}
+	detector := counterConfig(3, 1, 2, false)
+	detector.Detector = DetectorPerfect
 	for _, c := range []struct {
 		name string
 		cfg  Config
@@ -150,6 +156,7 @@ func TestForgetIsTheImage(t *testing.T) {
 		{"n=2 crashes=2", counterConfig(2, 3, 2, false)},
 		{"hosts", hosted},
 		{"fail", fail},
+		{"detector", detector},
 	} {
 		name, cfg := c.name, c.cfg
 		plain := mustNew(t, cfg)
@@ -179,6 +186,11 @@ func TestForgetIsTheImage(t *testing.T) {
 			for p := range core.Rank(cfg.N) {
 				if tk := w.Node(p).(*counter); w.Crashed(p) && tk.ticks != 0 {
 					t.Fatalf("%s: crashed %v not forgotten in %v: %v", name, p, w, tk)
+				}
+				for q := range core.Rank(cfg.N) {
+					if w.Crashed(p) && w.Detected(p, q) {
+						t.Fatalf("%s: crashed %v keeps its detection of %v in %v", name, p, q, w)
+					}
 				}
 			}
 			d, err := forget.Decode([]byte(k))
