@@ -60,6 +60,10 @@ import (
 //     step w → w') exactly when it holds in φ(w) (on φ(w) → φ(w')): the
 //     violated properties are the same, and a counterexample found with
 //     forgetting is a path of the plain model too, with the same verdicts.
+//   - Cycles (Eventually properties, lassos). The crashed set only grows,
+//     so no crash lies on a cycle, and along a cycle every crashed node
+//     stays as it is: a cycle of the forgetting graph lifts to a cycle of
+//     the plain graph and back, with the same verdicts at every state.
 //   - Quiescent worlds. The quiescent worlds of the forgetting search are
 //     the φ-images of those of the plain search (the guard,
 //     envtest.CompareForget, compares the two sets by encoding).

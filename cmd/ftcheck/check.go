@@ -110,7 +110,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		if fs.Lookup("forget-crashed") == nil {
 			// The models that forget crashed processes define the flag
 			// themselves; the others refuse it below.
-			fs.BoolVar(&forgetUnsupported, "forget-crashed", false, "forget a crashed process's state (not supported by this model: era, correction, gossipfd and replica have it)")
+			fs.BoolVar(&forgetUnsupported, "forget-crashed", false, "forget a crashed process's state (not supported by this model: era, correction, gossipfd, replica and ringfd have it)")
 		}
 		fs.BoolVar(&mutants, "mutants", false, "after the check, check every mutant at the same bounds and print which property catches it")
 		fs.IntVar(&workers, "workers", 0, "parallel workers (0: one per CPU); results do not depend on it")
@@ -131,7 +131,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if forgetUnsupported {
-		return usageFor("ftcheck check "+p.Name+" -h", "check %s: --forget-crashed: %s does not forget crashed processes (its nodes have no Forget; era, correction, gossipfd and replica do)", p.Name, p.Name)
+		return usageFor("ftcheck check "+p.Name+" -h", "check %s: --forget-crashed: %s does not forget crashed processes (only the message-passing models whose nodes have a Forget do: era, correction, gossipfd, replica, ringfd)", p.Name, p.Name)
 	}
 	r, err := build()
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 // TestCheckForgetCrashed: --forget-crashed keeps the verdict with fewer
 // states (era, correction), is recorded in a counterexample's trace so
 // that replay rebuilds the forgetting model and reproduces the violation,
-// and a model without Forget refuses it with exit status 2.
+// and a model without Forget (twophase, not a message-passing model)
+// refuses it with exit status 2.
 func TestCheckForgetCrashed(t *testing.T) {
 	dir := t.TempDir()
 	type summary struct {
@@ -53,8 +54,8 @@ func TestCheckForgetCrashed(t *testing.T) {
 	if !strings.Contains(out, "replay reproduces the violation") {
 		t.Fatalf("replay: exit %d: %s", code, out)
 	}
-	code, _, errOut := ftcheck(t, "check", "ringfd", "--forget-crashed", "--quiet", "--out", dir)
-	if code != 2 || !strings.Contains(errOut, "ringfd does not forget crashed processes") {
-		t.Fatalf("ringfd --forget-crashed: exit %d: %s", code, errOut)
+	code, _, errOut := ftcheck(t, "check", "twophase", "--forget-crashed", "--quiet", "--out", dir)
+	if code != 2 || !strings.Contains(errOut, "twophase does not forget crashed processes") {
+		t.Fatalf("twophase --forget-crashed: exit %d: %s", code, errOut)
 	}
 }

@@ -38,7 +38,10 @@ type ForgetReport struct {
 // forgetting search visits no more states than the plain one (without
 // por: with persistent sets the visited sets depend on the stack proviso),
 // and every counterexample of the forgetting search replays to its
-// violation on both models.
+// violation on both models. Without por it also asks that the worlds the
+// forgetting search visits are exactly the images of the plain search's
+// (a model that never quiesces, such as ringfd's, has no quiescent world
+// to compare).
 func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetReport, error) {
 	var rep ForgetReport
 	if plain.ForgetsCrashed() || !forget.ForgetsCrashed() {
@@ -52,11 +55,11 @@ func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetR
 		return string(plain.Encode(nil, fw)), nil
 	}
 	same := func(w *env.World) (string, error) { return string(forget.Encode(nil, w)), nil }
-	pres, pq, pn, err := dfsKeys(plain, maxStates, por, image)
+	pres, pq, pn, pall, err := dfsKeys(plain, maxStates, por, image)
 	if err != nil {
 		return rep, err
 	}
-	fres, fq, _, err := dfsKeys(forget, maxStates, por, same)
+	fres, fq, _, fall, err := dfsKeys(forget, maxStates, por, same)
 	if err != nil {
 		return rep, err
 	}
@@ -76,6 +79,16 @@ func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetR
 			return rep, fmt.Errorf("%s: the image of a quiescent plain world is not a quiescent world of the forgetting search", name)
 		}
 	}
+	if !por {
+		if len(pall) != len(fall) {
+			return rep, fmt.Errorf("%s: %d worlds with forgetting, %d images of the plain ones", name, len(fall), len(pall))
+		}
+		for k := range pall {
+			if !fall[k] {
+				return rep, fmt.Errorf("%s: the image of a plain world is not a world of the forgetting search", name)
+			}
+		}
+	}
 	for _, tr := range fres.Violations {
 		for _, m := range []*env.Model{forget, plain} {
 			_, err := checker.Replay[*env.World](m, tr)
@@ -89,10 +102,20 @@ func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetR
 }
 
 // dfsKeys runs DFS on m (with persistent sets when por) and returns the
-// result, the set of key(w) over its quiescent worlds w and the number of
-// those worlds (distinct encodings).
-func dfsKeys(m *env.Model, maxStates int64, por bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, error) {
-	seen, worlds := map[string]bool{}, map[string]bool{}
+// result, the set of key(w) over its quiescent worlds w, the number of
+// those worlds (distinct encodings), and, without por, the set of key(w)
+// over every world visited.
+func dfsKeys(m *env.Model, maxStates int64, por bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
+	seen, worlds, all := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	every := checker.Property[*env.World]{Name: "envtest-world-record", Kind: checker.Invariant,
+		Check: func(w *env.World) error {
+			k, err := key(w)
+			if err != nil {
+				return fmt.Errorf("envtest: %w", err)
+			}
+			all[k] = true
+			return nil
+		}}
 	rec := checker.Property[*env.World]{Name: "envtest-quiescent-record", Kind: checker.Quiescence,
 		Check: func(w *env.World) error {
 			k, err := key(w)
@@ -109,18 +132,24 @@ func dfsKeys(m *env.Model, maxStates int64, por bool, key func(*env.World) (stri
 			props = append(props, p)
 		}
 	}
-	qm := quietRecorder{Model: m, props: append(props, rec)}
+	props = append(props, rec)
+	if !por {
+		// Only without persistent sets: an invariant that is not Stable
+		// turns them off (checker.Persistent).
+		props = append(props, every)
+	}
+	qm := quietRecorder{Model: m, props: props}
 	res := checker.DFS[*env.World](qm, checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates})
 	if res.Err != nil {
-		return nil, nil, 0, fmt.Errorf("%s (por %v): %w", m.Name(), por, res.Err)
+		return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %w", m.Name(), por, res.Err)
 	}
 	if !res.Complete {
-		return nil, nil, 0, fmt.Errorf("%s (por %v): %w (%s) after %d states", m.Name(), por, ErrIncomplete, res.Stop, res.States)
+		return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %w (%s) after %d states", m.Name(), por, ErrIncomplete, res.Stop, res.States)
 	}
 	for _, tr := range res.Violations {
 		if strings.HasPrefix(tr.Violation.Property, "envtest-") {
-			return nil, nil, 0, fmt.Errorf("%s (por %v): %s", m.Name(), por, tr.Violation)
+			return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %s", m.Name(), por, tr.Violation)
 		}
 	}
-	return res, seen, len(worlds), nil
+	return res, seen, len(worlds), all, nil
 }
