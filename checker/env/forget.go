@@ -80,8 +80,12 @@ import (
 //     the φ-image of the reduced graph without: both reductions compose.
 //   - Symmetry. A model whose Canonical permutes ranks must use a Forget
 //     that commutes with the permutation (a forgotten node of rank p maps
-//     to the forgotten node of its image). The env has no symmetry of its
-//     own; ERA and correction have none.
+//     to the forgotten node of its image), and clearing detections
+//     commutes with any renaming. The env has no symmetry of its own; the
+//     rotations of gossipfd and ringfd qualify (their Forget keeps sets
+//     and counters that rotate with the ranks and resets the rest to the
+//     rank's initial values, which rotate too), and the symmetric and
+//     plain searches agree (docs/scale.md).
 //   - Checkpoints and resume. The forgotten node is an ordinary node state:
 //     it encodes with AppendBinary, decodes with Config.Codec (Forget must
 //     return a node the codec decodes to an equal encoding), so a world's
