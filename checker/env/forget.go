@@ -51,8 +51,9 @@ import (
 //   - Verdicts. No property may read World.Detected(p, ·) of a crashed p
 //     (props.DetectorComplete reads live processes only; the guard checks
 //     the models that forget). Forgetter's contract keeps every part of a
-//     node that a property reads of a crashed process, in every kind of property
-//     (Invariant, Quiescence, Eventually) and in a transition property's
+//     node that a property reads of a crashed process, in every kind of
+//     property (Invariant, Quiescence, Eventually) and in a transition
+//     property's
 //     both worlds, the crash step included (there the world before holds
 //     the node as it was and the world after its Forget). Everything else
 //     a property reads (live nodes, histories, calls, inboxes, the crashed
@@ -76,8 +77,12 @@ import (
 //     be filled for a crashed r, whose entry is never read), Absorber is
 //     asked of the receiver of an enabled delivery (live), and the crash,
 //     may-send and lost-sender rules read records. So Persistent returns
-//     the same set at w and φ(w), and the reduced graph with forgetting is
-//     the φ-image of the reduced graph without: both reductions compose.
+//     the same set at w and φ(w), the persistence argument holds on the
+//     forgetting graph as it does on the plain one, and both reductions
+//     compose (the visited sets of the two reduced searches may still
+//     differ in size: the stack proviso depends on the visiting order).
+//     Sleep sets (BFS --por) rest on independence, which φ preserves.
+//     The guard runs every comparison with and without persistent sets.
 //   - Symmetry. A model whose Canonical permutes ranks must use a Forget
 //     that commutes with the permutation (a forgotten node of rank p maps
 //     to the forgotten node of its image), and clearing detections
@@ -114,7 +119,8 @@ import (
 //     one): every verdict is then unchanged (see the soundness argument
 //     above).
 //   - It is idempotent: Forget of a forgotten node encodes as that node.
-//   - Config.Codec decodes its encoding to a node of the same encoding.
+//   - Config.Codec, when the model has one, decodes its encoding to a node
+//     of the same encoding.
 //
 // The forgotten node never steps: crashed processes take no action.
 type Forgetter interface {
