@@ -52,10 +52,9 @@ import (
 //     (props.DetectorComplete reads live processes only; the guard checks
 //     the models that forget). Forgetter's contract keeps every part of a
 //     node that a property reads of a crashed process, in every kind of
-//     property (Invariant, Quiescence, Eventually) and in a transition
-//     property's
-//     both worlds, the crash step included (there the world before holds
-//     the node as it was and the world after its Forget). Everything else
+//     property (Invariant, Quiescence, Eventually) and in both worlds of
+//     a transition property, the crash step included (there the world
+//     before holds the node as it was and the world after its Forget). Everything else
 //     a property reads (live nodes, histories, calls, inboxes, the crashed
 //     set) is the same in w and φ(w). So every property holds in w (on the
 //     step w → w') exactly when it holds in φ(w) (on φ(w) → φ(w')): the
