@@ -77,6 +77,9 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 			mp.timers = nil
 			mp.next = nil
 			mp.due = nil
+			if err := m.forgetCrashed(mp, g); err != nil {
+				return nil, &StepError{Action: a, Rank: g, Err: err}
+			}
 			nw.crashed.Add(g)
 			nw.ncrash++
 		}

@@ -102,6 +102,13 @@ type Config struct {
 	// means every process may send to every process (sound, and no
 	// reduction from it).
 	MaySend func(w *World, p, r core.Rank) bool
+	// ForgetCrashed replaces, at the crash step, the node of every rank
+	// that crashes by its Forget (Forgetter: what the properties read of
+	// a crashed process, the rest reset) and clears its detections
+	// (World.Detected), a sound reduction of the worlds (forget.go). Every
+	// node must be a Forgetter, and no property may read the detections
+	// of a crashed process. Off by default.
+	ForgetCrashed bool
 }
 
 func (c *Config) validate() error {

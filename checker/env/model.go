@@ -68,6 +68,9 @@ func New(cfg Config) (*Model, error) {
 			return nil, fmt.Errorf("%w: NewNode(%v, %d) returned nil", ErrConfig, core.Rank(p), cfg.N)
 		}
 	}
+	if err := checkForget(&cfg, nodes); err != nil {
+		return nil, err
+	}
 	ns := make([]*nodeState, cfg.N)
 	for p, node := range nodes {
 		ns[p] = m.intern(core.Rank(p), node)
@@ -143,6 +146,9 @@ func New(cfg Config) (*Model, error) {
 	}
 	if cfg.CrashBeforeWakeup {
 		name.WriteString(" crash-before-wakeup")
+	}
+	if cfg.ForgetCrashed {
+		name.WriteString(" forget-crashed")
 	}
 	m.name = name.String()
 	return m, nil

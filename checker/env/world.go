@@ -94,7 +94,8 @@ func (w *World) InFlight() []Envelope {
 	return out
 }
 
-// Detected reports whether p has been told that q is dead.
+// Detected reports whether p has been told that q is dead (false for a
+// crashed p under Config.ForgetCrashed).
 func (w *World) Detected(p, q core.Rank) bool { return w.proc(p).detected.Has(q) }
 
 // History is p's decisions, returns and deliveries, in the order p emitted

@@ -104,8 +104,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var asJSON, quiet, mutants, por, dfs, symmetry, lassos, shrink bool
 	var maxMemoryMB int64
 	var scale *scaleFlags
+	var forgetUnsupported bool
 	p, _, build, err := modelFlags("check", args, stdout, func(fs *flag.FlagSet) {
 		scale = bindScale(fs)
+		if fs.Lookup("forget-crashed") == nil {
+			// The models that forget crashed processes define the flag
+			// themselves; the others refuse it below.
+			fs.BoolVar(&forgetUnsupported, "forget-crashed", false, "forget a crashed process's state (not supported by this model: era, correction, gossipfd, replica and ringfd have it)")
+		}
 		fs.BoolVar(&mutants, "mutants", false, "after the check, check every mutant at the same bounds and print which property catches it")
 		fs.IntVar(&workers, "workers", 0, "parallel workers (0: one per CPU); results do not depend on it")
 		fs.Int64Var(&maxStates, "max-states", 0, "stop after this many distinct states (0: no bound)")
@@ -123,6 +129,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	})
 	if err != nil {
 		return err
+	}
+	if forgetUnsupported {
+		return usageFor("ftcheck check "+p.Name+" -h", "check %s: --forget-crashed: %s does not forget crashed processes (only the message-passing models whose nodes have a Forget do: era, correction, gossipfd, replica, ringfd)", p.Name, p.Name)
 	}
 	r, err := build()
 	if err != nil {

@@ -61,6 +61,10 @@ type Params struct {
 	// Gossip, when set, replaces the tree by Corrected Gossip dissemination
 	// (§3.1; statemachine/correction/gossip.go). Tree then only gives P.
 	Gossip *GossipParams
+	// ForgetCrashed: a crashed process's node is replaced by its Forget
+	// (Via, value and Sent kept; env.Config.ForgetCrashed, corrsm
+	// Node.Forget).
+	ForgetCrashed bool
 }
 
 // GossipParams are the inputs of Corrected Gossip dissemination.
@@ -289,6 +293,7 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 	before := fs.Bool("faults-before-correction", false, "failures only before the synchronized start of correction (the guarantee of checked correction, §3.1/§4.2); needs --start synchronized")
 	timing := fs.String("timing", "async", "async: any interleaving, each send slot fires whenever; rounds: lock-step rounds (one correction send per process per round, all of a round's messages delivered before the next round), far fewer interleavings")
 	lose := fs.Bool("lose-on-crash", false, "messages in flight from a crashed process may be lost (each loss is a step); by default they are all delivered")
+	forget := fs.Bool("forget-crashed", false, "replace a crashed process's state by what the properties read of it (cause of coloring, value, send count): fewer states, the same verdicts (checker/env forget.go)")
 	seed := fs.Uint64("seed", 1, "with --tree gossip: seed of the random partner sequences (one fixed plan is checked)")
 	return func() (registry.Runner, error) {
 		p, err := f.params()
@@ -307,7 +312,7 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 		if slices.Contains(corrsm.LogPMutants, p.Mutant) {
 			return nil, fmt.Errorf("--mutant %s shows only under LogP timing: use ftcheck simulate correction", p.Mutant)
 		}
-		p.Faults, p.FaultsBeforeCorrection, p.Compact = *faults, *before, true
+		p.Faults, p.FaultsBeforeCorrection, p.Compact, p.ForgetCrashed = *faults, *before, true, *forget
 		if *lose {
 			p.Loss = env.LossOnCrash
 		}
@@ -321,7 +326,7 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 		if err != nil {
 			return nil, err
 		}
-		return registry.Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing", "lose-on-crash")), nil
+		return registry.Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing", "lose-on-crash", "forget-crashed")), nil
 	}
 }
 
@@ -380,6 +385,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Properties:        append(Properties(), ColoredSilent(p.Early)),
 		Codec:             codec(cfg),
 		MaySend:           maySend,
+		ForgetCrashed:     p.ForgetCrashed,
 	}
 	if syncStart {
 		ec.Wakeups = []uint64{corrsm.TimerStart}

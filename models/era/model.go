@@ -41,6 +41,9 @@ type Params struct {
 	Mutant     mutant.Name
 	Fail       []core.Rank
 	CrashProb  float64
+	// ForgetCrashed: a crashed process's node is replaced by its Forget
+	// (Input and Result kept; env.Config.ForgetCrashed, erasm Node.Forget).
+	ForgetCrashed bool
 }
 
 // Tree is the initial tree of p: Topology, Intra and NodeSize.
@@ -52,7 +55,7 @@ func (p Params) Tree() erasm.Tree {
 type eraFlags struct {
 	n, crashes, agreements, values, nodeSize int
 	topology, network, op, mut               string
-	lose, blocking, gc, rebalance            bool
+	lose, blocking, gc, rebalance, forget    bool
 	fail                                     string
 	inputsSeed                               int64
 	fs                                       *flag.FlagSet
@@ -74,13 +77,14 @@ func bindERA(fs *flag.FlagSet, n int) *eraFlags {
 	fs.BoolVar(&f.blocking, "blocking", false, "a process makes its next Agreement call only after the previous one returned")
 	fs.BoolVar(&f.gc, "gc", false, "garbage-collect agreement state after return (§3)")
 	fs.StringVar(&f.fail, "fail", "", "ranks that must crash at some point, e.g. 0,4,16-31 (outside --crashes)")
+	fs.BoolVar(&f.forget, "forget-crashed", false, "replace a crashed process's state by what the properties read of it (its inputs and Results): fewer states, the same verdicts (checker/env forget.go)")
 	fs.Int64Var(&f.inputsSeed, "inputs-seed", -1, "one input vector drawn from this seed instead of all of them (-1: all; simulate sets it to --seed)")
 	return f
 }
 
 func (f *eraFlags) params() (Params, error) {
 	p := Params{N: f.n, Crashes: f.crashes, Agreements: f.agreements, Values: f.values,
-		Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut)}
+		Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut), ForgetCrashed: f.forget}
 	if f.lose {
 		p.Loss = env.LossOnCrash
 	}
@@ -138,7 +142,7 @@ func (f *eraFlags) params() (Params, error) {
 // own lists the flag values of the model flags, for traces.
 func (f *eraFlags) own() map[string]string {
 	out := map[string]string{}
-	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "node-size", "rebalance", "network", "op", "mutant", "lose-on-crash", "blocking", "gc", "fail", "inputs-seed"} {
+	for _, name := range []string{"n", "crashes", "agreements", "values", "topology", "node-size", "rebalance", "network", "op", "mutant", "lose-on-crash", "blocking", "gc", "fail", "inputs-seed", "forget-crashed"} {
 		out[name] = f.fs.Lookup(name).Value.String()
 	}
 	return out
@@ -243,7 +247,7 @@ func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
 	return env.New(env.Config{
 		MaySend: rel,
 		Name:    b.String(), N: p.N, Crashes: p.Crashes, Network: p.Network,
-		Loss: p.Loss, Blocking: p.Blocking,
+		Loss: p.Loss, Blocking: p.Blocking, ForgetCrashed: p.ForgetCrashed,
 		NewNode: func(r core.Rank, n int) core.Machine {
 			node, err := erasm.New(r, cfg)
 			if err != nil {

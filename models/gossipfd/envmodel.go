@@ -32,6 +32,10 @@ type EnvParams struct {
 	// graph (no symmetry, no parallelism) and reports the worst detection
 	// latency in ticks (checker.Result.Bounds).
 	Liveness bool
+	// ForgetCrashed: a crashed host's node is replaced by its Forget
+	// (round, suspected and declared sets kept; env.Config.ForgetCrashed,
+	// fd Node.Forget).
+	ForgetCrashed bool
 }
 
 // NewEnvModel builds the environment model. Its properties are accuracy
@@ -93,6 +97,8 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 		Properties: properties,
 		Params:     map[string]string{"variant": cfg.Variant.String()},
 		MaySend:    maySend,
+
+		ForgetCrashed: p.ForgetCrashed,
 	})
 }
 

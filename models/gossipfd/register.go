@@ -68,6 +68,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	maxRounds := fs.Uint64("max-rounds", 8, "with --timing bounded: gossip rounds each host runs")
 	liveness := fs.Bool("liveness", false, "with --timing bounded: also check completeness-eventually over lassos, which reports the worst detection latency in ticks (the whole state graph is kept: no symmetry)")
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
+	forget := fs.Bool("forget-crashed", false, "with --timing bounded: replace a crashed host's state by what the properties read of it (round, suspicions, declarations): fewer states, the same verdicts (checker/env forget.go)")
 	return func() (registry.Runner, error) {
 		v, err := fd.ParseVariant(*variant)
 		if err != nil {
@@ -95,7 +96,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		fs.VisitAll(func(f *flag.Flag) {
 			switch f.Name {
 			case "variant", "n", "crashes", "cleanup", "ping", "on-pong", "routing", "window", "horizon", "detect-bound", "seed", "mutant",
-				"timing", "delta", "t-gossip", "ping-timeout", "max-rounds", "liveness":
+				"timing", "delta", "t-gossip", "ping-timeout", "max-rounds", "liveness", "forget-crashed":
 				params[f.Name] = f.Value.String()
 			}
 		})
@@ -124,7 +125,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			if B == 0 {
 				B = int(c.Cleanup) + 2*cyc + 1
 			}
-			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B, Liveness: *liveness})
+			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B, Liveness: *liveness, ForgetCrashed: *forget})
 			if err != nil {
 				return nil, err
 			}
@@ -134,6 +135,9 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			return registry.Erase(m, "gossipfd", params), nil
 		default:
 			return nil, fmt.Errorf("--timing %q: want rounds or bounded", *timing)
+		}
+		if *forget {
+			return nil, fmt.Errorf("--forget-crashed needs --timing bounded (the round model is not an env model)")
 		}
 		cc := CheckConfig{Node: c, Crashes: *crashes, CrashWindow: *window, Horizon: *horizon, DetectBound: *bound}
 		if cc.CrashWindow == 0 {

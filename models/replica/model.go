@@ -34,6 +34,9 @@ type Params struct {
 	CrashProb float64
 	// Programs, when non-nil, replaces Program (tests, fuzzing).
 	Programs []sm.Program
+	// ForgetCrashed: a crashed replica's node (host) is replaced by its
+	// Forget (env.Config.ForgetCrashed; sm Node.Forget, Host.Forget).
+	ForgetCrashed bool
 }
 
 // Model is a built replica model: the environment and what its properties
@@ -97,6 +100,8 @@ func NewModel(p Params) (*Model, error) {
 		Schedules: [][][]core.Input{start}, CrashProb: p.CrashProb,
 		Properties: Properties(layout, progs, ref),
 		MaySend:    maySend(layout, progs, p.Crashes),
+
+		ForgetCrashed: p.ForgetCrashed,
 	})
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ type replicaFlags struct {
 	program, network, fd, mut string
 	procs, degree, crashes    int
 	rounds                    int
-	rep0                      bool
+	rep0, forget              bool
 	stack                     stackFlags
 	fs                        *flag.FlagSet
 }
@@ -44,12 +44,13 @@ func bindReplica(fs *flag.FlagSet) *replicaFlags {
 	fs.StringVar(&f.fd, "fd", "perfect", "failure detector: perfect (the environment's) or brr|dbrr (the P2P-MPI stack: each host runs its replica and a gossip module, §5)")
 	f.stack.bind(fs)
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
+	fs.BoolVar(&f.forget, "forget-crashed", false, "replace a crashed replica's state by its initial one (and a host's gossip module by its round and declarations): fewer states, the same verdicts (checker/env forget.go)")
 	return f
 }
 
 func (f *replicaFlags) params() (Params, error) {
 	p := Params{Program: f.program, Procs: f.procs, Degree: f.degree, Crashes: f.crashes, Rounds: f.rounds,
-		ReplicateRank0: f.rep0, Mutant: mutant.Name(f.mut)}
+		ReplicateRank0: f.rep0, Mutant: mutant.Name(f.mut), ForgetCrashed: f.forget}
 	switch f.network {
 	case "fifo":
 		p.Network = env.FIFO
@@ -81,7 +82,7 @@ func (f *replicaFlags) params() (Params, error) {
 
 func (f *replicaFlags) own() map[string]string {
 	out := map[string]string{}
-	names := []string{"program", "procs", "degree", "crashes", "rounds", "replicate-rank0", "network", "fd", "mutant"}
+	names := []string{"program", "procs", "degree", "crashes", "rounds", "replicate-rank0", "network", "fd", "mutant", "forget-crashed"}
 	if f.fd != "perfect" {
 		names = append(names, stackFlagNames...)
 	}

@@ -111,6 +111,8 @@ func NewStackModel(p Params, s StackParams) (*Model, error) {
 		Schedules: [][][]core.Input{start}, CrashProb: p.CrashProb,
 		Properties: StackProperties(layout, cfg.Programs, base.Ref),
 		MaySend:    stackMaySend(layout, cfg.Programs),
+
+		ForgetCrashed: p.ForgetCrashed,
 		Codec: env.Codec{
 			Node: func(b []byte, r core.Rank, _ int) (core.Machine, error) { return DecodeHost(b, r, cfg, dc) },
 			Message: func(b []byte) (core.Message, error) {

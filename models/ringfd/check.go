@@ -32,6 +32,9 @@ type CheckParams struct {
 	// Ring is the observation ring (fd.Config.Ring; nil: the identity).
 	// Rotation symmetry (SymModel, --symmetry) needs the identity.
 	Ring []core.Rank
+	// ForgetCrashed: a crashed daemon's node is replaced by its Forget
+	// (Reported kept; env.Config.ForgetCrashed, fd Daemon.Forget).
+	ForgetCrashed bool
 }
 
 // seqWindow is a heartbeat-number window wide enough for Δ and δ: fewer
@@ -94,6 +97,8 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 		},
 		Properties: CheckProperties(c),
 		MaySend:    maySend(c),
+
+		ForgetCrashed: p.ForgetCrashed,
 		Codec: env.Codec{
 			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return fd.DecodeNode(b, r, *c) },
 			Message: func(b []byte) (core.Message, error) { return fd.DecodeMessage(b, c.Ranks()) },

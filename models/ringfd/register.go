@@ -43,7 +43,7 @@ func mutantInfos() []registry.MutantInfo {
 
 // checkFlags are the flags of `ftcheck check ringfd`.
 var checkFlagNames = []string{"n", "procs", "crashes", "delta", "period", "timeout", "bmg", "skip", "network",
-	"request-waits-for-tick", "mutant", "proc-crashes", "ring"}
+	"request-waits-for-tick", "mutant", "proc-crashes", "ring", "forget-crashed"}
 
 func defineCheck(fs *flag.FlagSet) registry.Builder {
 	n := fs.Int("n", 4, "number of daemons N")
@@ -59,8 +59,9 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	network := fs.String("network", "unordered", "network: unordered (multiset) or fifo (per pair)")
 	wait := fs.Bool("request-waits-for-tick", false, "a daemon asked for heartbeats waits for its next tick")
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
+	forget := fs.Bool("forget-crashed", false, "replace a crashed daemon's state by its Reported set and initial ring pointers: fewer states, the same verdicts (checker/env forget.go)")
 	return func() (registry.Runner, error) {
-		p := CheckParams{N: *n, Procs: *procs, Crashes: *crashes, Delta: *delta, Period: *period, Timeout: *timeout,
+		p := CheckParams{ForgetCrashed: *forget, N: *n, Procs: *procs, Crashes: *crashes, Delta: *delta, Period: *period, Timeout: *timeout,
 			NoSkip: !*skip, RequestWaits: *wait, Mutant: mutant.Name(*mut), DaemonCrashesOnly: !*procCrashes}
 		ids, err := ParseList(*ring)
 		if err != nil {

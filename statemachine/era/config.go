@@ -55,7 +55,7 @@ func (c Config) withDefaults() (Config, error) {
 	if err := c.checkRebalance(); err != nil {
 		return c, err
 	}
-	if c.Mutant != mutant.None && !slices.Contains(Mutants, c.Mutant) {
+	if c.Mutant != mutant.None && !slices.Contains(Mutants, c.Mutant) && !slices.Contains(ForgetMutants, c.Mutant) {
 		return c, fmt.Errorf("era: unknown mutant %q", c.Mutant)
 	}
 	return c, nil

@@ -1,0 +1,155 @@
+package envtest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+)
+
+// ForgetReport compares a depth-first search of a model that forgets
+// crashed processes (env.Config.ForgetCrashed) against the same model
+// without forgetting.
+type ForgetReport struct {
+	// States, Transitions: distinct states and generated transitions,
+	// without and with forgetting.
+	States, ForgetStates           int64
+	Transitions, ForgetTransitions int64
+	// Quiescent and ForgetQuiescent are the numbers of distinct quiescent
+	// worlds without and with forgetting (the second equals the number of
+	// distinct images of the first).
+	Quiescent, ForgetQuiescent int
+	// Violated lists the properties violated (equal in both), sorted,
+	// comma-separated.
+	Violated string
+}
+
+// CompareForget runs checker.DFS on plain and on forget, the same model
+// without and with env.Config.ForgetCrashed, each with persistent sets
+// when por, continuing after violations and bounded by maxStates, with
+// their properties other than Eventually ones and one more that records
+// the quiescent worlds: plain's mapped through plain.Forgotten, forget's
+// as they are (by encoding). It returns an error (ErrIncomplete wrapped
+// for a search stopped at its bound) unless forget forgets and plain does
+// not, the two find the same violated properties, the forgetting search's
+// quiescent worlds are exactly the images of the plain search's, the
+// forgetting search visits no more states than the plain one (without
+// por: with persistent sets the visited sets depend on the stack proviso),
+// and every counterexample of the forgetting search replays to its
+// violation on both models. Without por it also asks that the worlds the
+// forgetting search visits are exactly the images of the plain search's
+// (a model that never quiesces, such as ringfd's, has no quiescent world
+// to compare).
+func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetReport, error) {
+	var rep ForgetReport
+	if plain.ForgetsCrashed() || !forget.ForgetsCrashed() {
+		return rep, fmt.Errorf("envtest: CompareForget(%s, %s): want a plain model and a forgetting one", plain.Name(), forget.Name())
+	}
+	image := func(w *env.World) (string, error) {
+		fw, err := plain.Forgotten(w)
+		if err != nil {
+			return "", err
+		}
+		return string(plain.Encode(nil, fw)), nil
+	}
+	same := func(w *env.World) (string, error) { return string(forget.Encode(nil, w)), nil }
+	pres, pq, pn, pall, err := dfsKeys(plain, maxStates, por, image)
+	if err != nil {
+		return rep, err
+	}
+	fres, fq, _, fall, err := dfsKeys(forget, maxStates, por, same)
+	if err != nil {
+		return rep, err
+	}
+	rep = ForgetReport{States: pres.States, ForgetStates: fres.States, Transitions: pres.Transitions,
+		ForgetTransitions: fres.Transitions, Quiescent: pn, ForgetQuiescent: len(fq), Violated: violated(pres)}
+	name := fmt.Sprintf("%s (por %v)", forget.Name(), por)
+	switch {
+	case violated(fres) != rep.Violated:
+		return rep, fmt.Errorf("%s: violated {%s} without forgetting, {%s} with", name, rep.Violated, violated(fres))
+	case !por && fres.States > pres.States:
+		return rep, fmt.Errorf("%s: %d states with forgetting, %d without", name, fres.States, pres.States)
+	case len(fq) != len(pq):
+		return rep, fmt.Errorf("%s: %d quiescent worlds with forgetting, %d images of the plain ones", name, len(fq), len(pq))
+	}
+	for k := range pq {
+		if !fq[k] {
+			return rep, fmt.Errorf("%s: the image of a quiescent plain world is not a quiescent world of the forgetting search", name)
+		}
+	}
+	if !por {
+		if len(pall) != len(fall) {
+			return rep, fmt.Errorf("%s: %d worlds with forgetting, %d images of the plain ones", name, len(fall), len(pall))
+		}
+		for k := range pall {
+			if !fall[k] {
+				return rep, fmt.Errorf("%s: the image of a plain world is not a world of the forgetting search", name)
+			}
+		}
+	}
+	for _, tr := range fres.Violations {
+		for _, m := range []*env.Model{forget, plain} {
+			_, err := checker.Replay[*env.World](m, tr)
+			var ve *checker.ViolationError
+			if !errors.As(err, &ve) || ve.Violation.Property != tr.Violation.Property {
+				return rep, fmt.Errorf("%s: the counterexample of %s found with forgetting does not replay to it on %s: %v", name, tr.Violation.Property, m.Name(), err)
+			}
+		}
+	}
+	return rep, nil
+}
+
+// dfsKeys runs DFS on m (with persistent sets when por) and returns the
+// result, the set of key(w) over its quiescent worlds w, the number of
+// those worlds (distinct encodings), and, without por, the set of key(w)
+// over every world visited.
+func dfsKeys(m *env.Model, maxStates int64, por bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
+	seen, worlds, all := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	every := checker.Property[*env.World]{Name: "envtest-world-record", Kind: checker.Invariant,
+		Check: func(w *env.World) error {
+			k, err := key(w)
+			if err != nil {
+				return fmt.Errorf("envtest: %w", err)
+			}
+			all[k] = true
+			return nil
+		}}
+	rec := checker.Property[*env.World]{Name: "envtest-quiescent-record", Kind: checker.Quiescence,
+		Check: func(w *env.World) error {
+			k, err := key(w)
+			if err != nil {
+				return fmt.Errorf("envtest: %w", err)
+			}
+			seen[k] = true
+			worlds[string(m.Encode(nil, w))] = true
+			return nil
+		}}
+	var props []checker.Property[*env.World]
+	for _, p := range m.Properties() {
+		if p.Kind != checker.Eventually {
+			props = append(props, p)
+		}
+	}
+	props = append(props, rec)
+	if !por {
+		// Only without persistent sets: an invariant that is not Stable
+		// turns them off (checker.Persistent).
+		props = append(props, every)
+	}
+	qm := quietRecorder{Model: m, props: props}
+	res := checker.DFS[*env.World](qm, checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates})
+	if res.Err != nil {
+		return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %w", m.Name(), por, res.Err)
+	}
+	if !res.Complete {
+		return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %w (%s) after %d states", m.Name(), por, ErrIncomplete, res.Stop, res.States)
+	}
+	for _, tr := range res.Violations {
+		if strings.HasPrefix(tr.Violation.Property, "envtest-") {
+			return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %s", m.Name(), por, tr.Violation)
+		}
+	}
+	return res, seen, len(worlds), all, nil
+}

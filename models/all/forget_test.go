@@ -1,0 +1,187 @@
+package all
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/checker/env/envtest"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/models/correction"
+	"github.com/ftkernel/ftkernel/models/era"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
+	"github.com/ftkernel/ftkernel/registry"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
+	erasm "github.com/ftkernel/ftkernel/statemachine/era"
+)
+
+// forgetConfigs are the models on which forgetting crashed processes
+// (--forget-crashed, checker/env forget.go) is compared with the plain
+// search, each with every mutant of its protocol. The short set runs in
+// CI; FTKERNEL_LONG=1 adds the rest.
+var forgetConfigs = []struct {
+	protocol  string
+	args      string
+	long      bool // only with FTKERNEL_LONG=1
+	noMutants bool // the configuration alone
+}{
+	{"era", "--n 3 --crashes 1", false, false},
+	{"era", "--n 2 --crashes 1 --agreements 2", false, false},
+	{"era", "--n 3 --crashes 1 --topology string --op ulfm", false, false},
+	{"correction", "--P 2", false, false},
+	{"correction", "--P 3 --timing rounds --faults 2", false, false},
+	{"era", "--n 3 --crashes 2", false, false},
+	{"gossipfd", "--timing bounded", false, false},
+	{"replica", "", false, false},
+	{"ringfd", "--n 3 --proc-crashes=false", false, false},
+	// With process crashes too, ringfd's mutants (observe-successor,
+	// forward-always) pass 3,000,000 states (as in TestPersistentSoundness):
+	// that configuration alone.
+	{"ringfd", "--n 3", true, true},
+	{"ringfd", "--n 3 --proc-crashes=false --bmg ompi --network fifo", true, true}, // forward-always: over 3,000,000 states
+	{"replica", "--fd brr", false, false},
+	{"replica", "--program gather-sum", true, false},
+	{"replica", "--program any-tag-diff", true, false},
+	{"replica", "--fd dbrr --crashes 2", true, false},
+	{"replica", "--replicate-rank0", true, false},
+	{"replica", "--degree 3 --crashes 2", true, false},
+	{"replica", "--program mid-example --procs 3", true, false},
+	{"gossipfd", "--timing bounded --variant dbrr --ping=false", true, false},
+	{"gossipfd", "--timing bounded --routing live", true, false},
+	{"gossipfd", "--timing bounded --variant random --cleanup 3", true, false},
+	{"gossipfd", "--timing bounded --routing live --crashes 2 --max-rounds 6", true, false},
+	{"gossipfd", "--timing bounded --n 5", true, false},
+	{"era", "--n 3 --crashes 2 --network fifo", true, false},
+	{"era", "--n 3 --crashes 1 --lose-on-crash", true, false},
+	{"era", "--n 3 --crashes 1 --topology star --gc", true, false},
+	{"era", "--n 3 --crashes 2 --op ulfm --blocking --agreements 2 --values 1", true, false},
+	{"era", "--n 4 --crashes 1", true, false},
+	{"correction", "--P 3", true, false},
+	{"correction", "--P 3 --faults 2", true, false},
+	{"correction", "--P 3 --correction opportunistic", true, false},
+	{"correction", "--P 3 --correction optimized", true, false},
+	{"correction", "--P 3 --correction delayed", true, false},
+	{"correction", "--P 3 --correction opportunistic --start overlapped", true, false},
+	{"correction", "--P 3 --lose-on-crash", true, false},
+	{"correction", "--P 3 --early silent --start overlapped", true, false},
+	{"correction", "--P 3 --tree gossip --faults 2", true, false},
+}
+
+// TestForgetSoundness: on every configuration above and every mutant of
+// its protocol, with and without persistent sets (on both sides), the
+// search that forgets crashed processes finds the same violated
+// properties as the plain one, its quiescent worlds are exactly the plain
+// quiescent worlds mapped through Forget (by encoding), without
+// persistent sets it visits no more states, and its counterexamples
+// replay on both models (envtest.CompareForget). Without FTKERNEL_LONG=1
+// a search over 30,000 states is skipped (logged), and so are the mutants
+// of a configuration over 4,000 states. It logs the state counts.
+func TestForgetSoundness(t *testing.T) {
+	long := os.Getenv("FTKERNEL_LONG") == "1"
+	bound, mutantBound := int64(3_000_000), int64(3_000_000)
+	if !long {
+		bound, mutantBound = 30_000, 4_000
+	}
+	var states, forgot [2]int64
+	for _, c := range forgetConfigs {
+		if c.long && !long {
+			continue
+		}
+		eachVariant(t, c.protocol, c.args, func(name string, args []string, mut string) bool {
+			plain, forget := forgetPair(t, c.protocol, args)
+			skip := false
+			for i, por := range []bool{false, true} {
+				rep, err := envtest.CompareForget(plain, forget, bound, por)
+				if errors.Is(err, envtest.ErrIncomplete) && !long {
+					t.Logf("%-64s skipped: over %d states (FTKERNEL_LONG=1 runs it)", name, bound)
+					return true
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				states[i] += rep.States
+				forgot[i] += rep.ForgetStates
+				t.Logf("%-64s por=%-5v states %8d → %8d, generated %9d → %9d, quiescent %6d → %6d {%s}", name, por,
+					rep.States, rep.ForgetStates, rep.Transitions, rep.ForgetTransitions, rep.Quiescent, rep.ForgetQuiescent, rep.Violated)
+				skip = skip || rep.States > mutantBound
+			}
+			return skip || c.noMutants
+		})
+	}
+	for i, por := range []bool{false, true} {
+		t.Logf("por=%v: total states %d without forgetting, %d with (%.1f%%)", por, states[i], forgot[i], 100*float64(forgot[i])/float64(max(states[i], 1)))
+	}
+}
+
+// forgetPair builds protocol with args, without and with --forget-crashed.
+func forgetPair(t *testing.T, protocol string, args []string) (plain, forget *env.Model) {
+	t.Helper()
+	plain, ok := registry.EnvModel(modeltest.Build(t, protocol, args...))
+	if !ok {
+		t.Fatalf("%s %s: not an env model", protocol, strings.Join(args, " "))
+	}
+	forget, _ = registry.EnvModel(modeltest.Build(t, protocol, append(args, "--forget-crashed")...))
+	return plain, forget
+}
+
+// TestForgetGuardCatchesWrongForget: a Forget that drops a field a
+// property reads of a crashed process (the test-only ForgetMutants: ERA's
+// Result, which irrevocability reads of the actor of a crash step;
+// correction's cause of coloring, which correction-colored-silent reads)
+// makes envtest.CompareForget fail on the violated properties, while the
+// same configuration with the correct Forget passes.
+func TestForgetGuardCatchesWrongForget(t *testing.T) {
+	eraPair := func(m erasm.Op, mut string) (*env.Model, *env.Model) {
+		p := era.Params{N: 3, Crashes: 1, Agreements: 1, Values: 2, Topology: erasm.Binary, Op: m}
+		p.Mutant = mutant.Name(mut)
+		build := func(forget bool) *env.Model {
+			p.ForgetCrashed = forget
+			mm, err := era.NewModel(p, era.AllInputVectors(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mm
+		}
+		return build(false), build(true)
+	}
+	corrPair := func(mut string) (*env.Model, *env.Model) {
+		p := correction.Params{P: 2, Tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved, K: 2}, Correction: corrsm.Checked,
+			Start: corrsm.Synchronized, Faults: 1, Compact: true}
+		p.Mutant = mutant.Name(mut)
+		build := func(forget bool) *env.Model {
+			p.ForgetCrashed = forget
+			mm, err := correction.NewModel(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return mm
+		}
+		return build(false), build(true)
+	}
+	for _, c := range []struct {
+		name  string
+		pair  func(mut string) (*env.Model, *env.Model)
+		wrong string
+		prop  string
+	}{
+		{"era n=3 crashes=1", func(mut string) (*env.Model, *env.Model) { return eraPair(erasm.And, mut) }, string(erasm.MutantForgetDropsResult), era.Irrevocability},
+		{"correction P=2 faults=1", corrPair, string(corrsm.MutantForgetDropsCause), correction.ColoredSilentName},
+	} {
+		for _, mut := range []string{"", c.wrong} {
+			plain, forget := c.pair(mut)
+			for _, por := range []bool{false, true} {
+				_, err := envtest.CompareForget(plain, forget, 1_000_000, por)
+				switch {
+				case mut == "" && err != nil:
+					t.Fatalf("%s, correct Forget, por %v: %v", c.name, por, err)
+				case mut != "" && (err == nil || !strings.Contains(err.Error(), "violated") || !strings.Contains(err.Error(), c.prop)):
+					t.Fatalf("%s, Forget mutant %s, por %v: the guard says %v, want a difference in the violated properties naming %s", c.name, mut, por, err, c.prop)
+				case mut != "":
+					t.Logf("%s, Forget mutant %s, por %v: caught: %v", c.name, mut, por, err)
+				}
+			}
+		}
+	}
+}
