@@ -144,12 +144,32 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
-		return m.weigh(r, i, nw.crashed, len(m.sched[s.alt][i]))
-	})
+	m.commit(&t, nw)
 	nw.root = t.root
 	return nw, nil
+}
+
+// commit finishes the procs t copied for nw: each one's bytes and hash
+// (proc.enc, proc.fp) and its weight in nw, with the tree's sums.
+func (m *Model) commit(t *tx, nw *World) {
+	for _, i := range t.few[:t.nfew] {
+		m.settle(t, nw, i)
+	}
+	for _, i := range t.more {
+		m.settle(t, nw, i)
+	}
+	t.nfew, t.more = 0, t.more[:0]
+}
+
+// settle finishes proc i of t for nw (see commit).
+func (m *Model) settle(t *tx, nw *World, i int) {
+	p := t.get(i)
+	p.enc, p.fp = m.procEnc(p, nw.alt, i, &t.encBuf)
+	na := m.weigh(p, i, nw.crashed, len(m.sched[nw.alt][i]))
+	if d := na.sub(p.agg); d != (agg{}) {
+		p.agg = na
+		t.put(i, p, d)
+	}
 }
 
 // run steps p's node with ev, whose payload encodes as evKey (see
@@ -349,10 +369,7 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 		}
 		return true
 	})
-	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
-		return m.weigh(r, i, nw.crashed, len(m.sched[s.alt][i]))
-	})
+	m.commit(t, nw)
 	nw.root = t.root
 	return nw, nil
 }

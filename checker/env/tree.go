@@ -176,23 +176,3 @@ func (t *tx) mut(i int) *proc {
 	}
 	return c
 }
-
-// commit reweighs the copied procs and fixes the sums.
-func (t *tx) commit(weigh func(i int, p *proc) agg) {
-	for _, i := range t.few[:t.nfew] {
-		t.reweigh(i, weigh)
-	}
-	for _, i := range t.more {
-		t.reweigh(i, weigh)
-	}
-	t.nfew, t.more = 0, t.more[:0]
-}
-
-func (t *tx) reweigh(i int, weigh func(i int, p *proc) agg) {
-	p := t.get(i)
-	na := weigh(i, p)
-	if d := na.sub(p.agg); d != (agg{}) {
-		p.agg = na
-		t.put(i, p, d)
-	}
-}
