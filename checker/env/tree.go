@@ -136,6 +136,11 @@ func (t *tx) own(n *tnode) *tnode {
 
 // put stores p at i and adds delta to the sums along the path.
 func (t *tx) put(i int, p *proc, delta agg) {
+	if t.h == 0 && t.root.edit == t.edit { // one leaf, owned (newWorld)
+		t.root.sum.add(delta)
+		t.root.procs[i] = p
+		return
+	}
 	t.root = t.own(t.root)
 	n := t.root
 	for h := t.h; h > 0; h-- {
