@@ -111,11 +111,12 @@ type tx struct {
 	nfew int
 	few  [4]int
 	more []int
-	// spare, when not nil, is zeroed memory for the first proc copied
-	// (allocated with the world: see Model.newWorld).
-	spare *proc
-	// encBuf, when not nil, is room for the bytes of a proc copied (see
-	// Model.procEnc), allocated with the world.
+	// spares is memory for the next procs copied (allocated with the
+	// world: see Model.newWorld); mut overwrites each one it takes.
+	spares []proc
+	// encBuf, when not nil, is room for the bytes of the procs copied (see
+	// Model.procEnc), allocated with the world: its length is the room
+	// used.
 	encBuf []byte
 }
 
@@ -163,9 +164,9 @@ func (t *tx) mut(i int) *proc {
 	if p.edit == t.edit {
 		return p
 	}
-	c := t.spare
-	if c != nil {
-		t.spare = nil
+	var c *proc
+	if len(t.spares) > 0 {
+		c, t.spares = &t.spares[0], t.spares[1:]
 	} else {
 		c = new(proc)
 	}
