@@ -147,12 +147,32 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
-		return m.weigh(r, i, nw.crashed, len(m.sched[s.alt][i]))
-	})
+	m.commit(&t, nw)
 	nw.root = t.root
 	return nw, nil
+}
+
+// commit finishes the procs t copied for nw: each one's bytes and hash
+// (proc.enc, proc.fp) and its weight in nw, with the tree's sums.
+func (m *Model) commit(t *tx, nw *World) {
+	for _, i := range t.few[:t.nfew] {
+		m.settle(t, nw, i)
+	}
+	for _, i := range t.more {
+		m.settle(t, nw, i)
+	}
+	t.nfew, t.more = 0, t.more[:0]
+}
+
+// settle finishes proc i of t for nw (see commit).
+func (m *Model) settle(t *tx, nw *World, i int) {
+	p := t.get(i)
+	p.enc, p.fp = m.procEnc(p, nw.alt, i, &t.encBuf)
+	na := m.weigh(p, i, nw.crashed, len(m.sched[nw.alt][i]))
+	if d := na.sub(p.agg); d != (agg{}) {
+		p.agg = na
+		t.put(i, p, d)
+	}
 }
 
 // run steps p's node with ev, whose payload encodes as evKey (see
@@ -238,10 +258,10 @@ func safeStep(node core.Machine, ev core.Event, out []core.Effect) (effs []core.
 var effScratch = sync.Pool{New: func() any { return new([]core.Effect) }}
 
 // newWorld allocates the world an Apply builds and, when the process tree
-// is one leaf (N ≤ 32), the leaf the edit will own, the first proc it
-// copies and room for that proc's bytes, in the same block (recycle.go):
-// one allocation instead of five (world, leaf, proc slice, proc, bytes),
-// or none when a recycled block is at hand. It makes t own the root and
+// is one leaf (N ≤ 32), the leaf the edit will own, the first nSpare procs
+// it copies and room for their bytes, in the same block (recycle.go): one
+// allocation instead of three per proc copied and two more (world, leaf,
+// proc slice), or none when a recycled block is at hand. It makes t own the root and
 // returns the block (nil for a taller tree), which the caller records in
 // the world it fills (World.blk).
 func (m *Model) newWorld(t *tx) (*World, block) {
@@ -258,19 +278,19 @@ func (m *Model) newWorld(t *tx) (*World, block) {
 	case n <= 4:
 		c := pool4.Get().(*block4)
 		clear(c.ps[n:])
-		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
+		w, l, t.spares, ps, t.encBuf, b = &c.w, &c.l, c.spare[:], c.ps[:n:n], c.enc[:0], c
 	case n <= 8:
 		c := pool8.Get().(*block8)
 		clear(c.ps[n:])
-		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
+		w, l, t.spares, ps, t.encBuf, b = &c.w, &c.l, c.spare[:], c.ps[:n:n], c.enc[:0], c
 	case n <= 16:
 		c := pool16.Get().(*block16)
 		clear(c.ps[n:])
-		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
+		w, l, t.spares, ps, t.encBuf, b = &c.w, &c.l, c.spare[:], c.ps[:n:n], c.enc[:0], c
 	default:
 		c := pool32.Get().(*block32)
 		clear(c.ps[n:])
-		w, l, t.spare, ps, t.encBuf, b = &c.w, &c.l, &c.spare, c.ps[:n:n], c.enc[:0], c
+		w, l, t.spares, ps, t.encBuf, b = &c.w, &c.l, c.spare[:], c.ps[:n:n], c.enc[:0], c
 	}
 	copy(ps, old.procs)
 	*l = tnode{edit: t.edit, sum: old.sum, procs: ps}
@@ -278,9 +298,16 @@ func (m *Model) newWorld(t *tx) (*World, block) {
 	return w, b
 }
 
-// encSpare is the room for a proc's bytes (proc.enc) in a world's
-// allocation (newWorld): a longer encoding is allocated apart.
-const encSpare = 96
+// nSpare is the number of procs a world's allocation (newWorld) has room
+// for: an Apply that copies more allocates the others apart. The actor
+// and up to three receivers fit.
+const nSpare = 4
+
+// encRoom is the room for the copied procs' bytes (proc.enc) in a world's
+// allocation (newWorld), shared by its spares in the order they are
+// encoded (an ERA N=4 process encodes in about 35 bytes): bytes that do
+// not fit are allocated apart.
+const encRoom = 192
 
 // allocLeaf allocates a World and a leaf with room for n ≤ twidth procs
 // (ps, of length n) in one object.
@@ -352,10 +379,7 @@ func (m *Model) applyGlobal(s *World, a checker.Action, nw *World, t *tx) (*Worl
 		}
 		return true
 	})
-	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, s.alt, i, &t.encBuf)
-		return m.weigh(r, i, nw.crashed, len(m.sched[s.alt][i]))
-	})
+	m.commit(t, nw)
 	nw.root = t.root
 	return nw, nil
 }

@@ -179,7 +179,8 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 				continue
 			}
 		}
-		p := &proc{}
+		c := new(decodedProc)
+		p := &c.p
 		pd := core.NewDecoder(pb)
 		if _, err := m.decodeProc(p, pd, pb, r, crashed); err != nil {
 			return nil, err
@@ -193,9 +194,15 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 		p.agg = m.weigh(p, i, w.crashed, n)
 		p.edit = edit
 		if canon {
-			p.enc = slices.Clip(slices.Clone(pb)) // b belongs to the caller
+			if len(pb) <= len(c.enc) {
+				p.enc = c.enc[:len(pb):len(pb)]
+				copy(p.enc, pb) // b belongs to the caller
+			} else {
+				p.enc = slices.Clip(slices.Clone(pb))
+			}
 			p.fp = fp
-			m.cacheProc(r, p)
+			c.entry = cachedProc{p: p, rank: r}
+			m.cacheEntry(&c.entry)
 		} else {
 			p.fp = m.procFP(p, alt, i)
 		}

@@ -148,19 +148,19 @@ func (m *Model) procFP(p *proc, alt, i int) uint64 {
 
 // procEnc returns a copy of the bytes appendProc writes for process i
 // (of schedule alternative alt) and their fingerprint, procFP: what Apply
-// keeps of a proc it changed (proc.enc, proc.fp). The copy goes into
-// *spare when it is not nil and has room (then *spare is used up: set to
-// nil).
-func (m *Model) procEnc(p *proc, alt, i int, spare *[]byte) ([]byte, uint64) {
-	if *spare != nil {
-		enc := appendProc((*spare)[:0], p, m.schedEnc[alt][i], m.cfg.Timing)
-		if cap(enc) == cap(*spare) { // it fitted
-			*spare = nil
-			enc = slices.Clip(enc)
-			return enc, core.Fingerprint(enc)
+// keeps of a proc it changed (proc.enc, proc.fp). When *room is not nil,
+// the copy goes after the bytes already in it if it fits (then *room
+// grows by them); else it is allocated apart.
+func (m *Model) procEnc(p *proc, alt, i int, room *[]byte) ([]byte, uint64) {
+	if buf := *room; buf != nil {
+		start := len(buf)
+		enc := appendProc(buf, p, m.schedEnc[alt][i], m.cfg.Timing)
+		if cap(enc) == cap(buf) { // it fitted
+			*room = enc
 		}
-		// Grown by append: a heap copy already, sized by append's policy.
-		enc = slices.Clip(enc)
+		// Else grown by append: a heap copy already (with the room's
+		// earlier bytes in front, unused), sized by append's policy.
+		enc = enc[start:len(enc):len(enc)]
 		return enc, core.Fingerprint(enc)
 	}
 	bp := scratch.Get().(*[]byte)

@@ -199,12 +199,11 @@ func (m *Model) Forgotten(w *World) (*World, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	t.commit(func(i int, r *proc) agg {
-		r.enc, r.fp = m.procEnc(r, w.alt, i, &t.encBuf)
-		return m.weigh(r, i, w.crashed, len(m.sched[w.alt][i]))
-	})
-	return &World{m: m, alt: w.alt, root: t.root, crashed: w.crashed, ncrash: w.ncrash, nfail: w.nfail,
-		spent: w.spent, clock: w.clock, now: w.now, depth: w.depth, actor: core.NoRank}, nil
+	nw := &World{m: m, alt: w.alt, crashed: w.crashed, ncrash: w.ncrash, nfail: w.nfail,
+		spent: w.spent, clock: w.clock, now: w.now, depth: w.depth, actor: core.NoRank}
+	m.commit(&t, nw)
+	nw.root = t.root
+	return nw, nil
 }
 
 // ForgetsCrashed reports whether the model forgets crashed processes

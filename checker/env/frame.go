@@ -12,6 +12,17 @@ type framer struct {
 }
 
 func (f *framer) uint() uint64 {
+	if f.i < len(f.b) {
+		if c := f.b[f.i]; c < 0x80 { // one byte: the common case
+			f.i++
+			return uint64(c)
+		}
+	}
+	return f.uvarint()
+}
+
+// uvarint reads a varint of any length.
+func (f *framer) uvarint() uint64 {
 	x, n := binary.Uvarint(f.b[f.i:])
 	if n <= 0 {
 		f.bad, f.i = true, len(f.b)

@@ -95,10 +95,10 @@ func stepKey(b []byte, ns *nodeState, ev core.Event, evKey string) []byte {
 // stepKey): the memoized outcome, or a Step of a clone, memoized when it
 // succeeds. A failed or panicking Step gives its error, never memoized.
 func (m *Model) step(ns *nodeState, ev core.Event, evKey string) (*stepMemo, error) {
-	kp := scratch.Get().(*[]byte)
-	defer scratch.Put(kp)
-	key := stepKey((*kp)[:0], ns, ev, evKey)
-	*kp = key
+	// The key is built on the stack (a longer one grows onto the heap):
+	// no pooled buffer to get and put back on every Apply.
+	var kb [64]byte
+	key := stepKey(kb[:0], ns, ev, evKey)
 	h := core.Fingerprint(key)
 	if sm := m.steps.get(h, func(sm *stepMemo) bool { return sm.key == string(key) }); sm != nil {
 		return sm, nil

@@ -40,10 +40,23 @@ func (m *Model) cachedProcOf(fp uint64, r core.Rank, enc []byte) *proc {
 	return e.p
 }
 
-// cacheProc records p (with p.enc and p.fp set) as the proc of rank r.
-func (m *Model) cacheProc(r core.Rank, p *proc) {
-	m.procs.put(cacheKey(p.fp, r), &cachedProc{p: p, rank: r})
+// cacheEntry records e: e.p (with p.enc and p.fp set) as the proc of
+// rank e.rank.
+func (m *Model) cacheEntry(e *cachedProc) { m.procs.put(cacheKey(e.p.fp, e.rank), e) }
+
+// decodedProc is what Decode allocates for a process it decodes, in one
+// object: the proc, its entry in the cache and room for its bytes (an
+// ERA N=4 process encodes in about 35 bytes; a longer one is allocated
+// apart). The three live as long as any of them is reachable, which the
+// cache's bound already limits.
+type decodedProc struct {
+	p     proc
+	entry cachedProc
+	enc   [decodedEnc]byte
 }
+
+// decodedEnc is the room for a decoded proc's bytes in its decodedProc.
+const decodedEnc = 64
 
 // msgBits sizes Decode's memo of decoded messages (2^msgBits at most).
 const msgBits = 14

@@ -11,17 +11,17 @@ import (
 // 4,365,061 distinct), and a breadth-first search on the compact frontier
 // drops every successor once it is fingerprinted and, when new, encoded.
 // On a one-leaf tree (N ≤ 32) each of those worlds is one block (the
-// world, its leaf, the first proc Apply copied and that proc's bytes:
+// world, its leaf, the first nSpare procs Apply copied and their bytes:
 // newWorld), so giving the block back for the next Apply saves the
 // allocation and the collector's work for it.
 //
 // Safety: a block holds only what the one world reaches through it: the
 // World itself, its leaf (the tree's root), the leaf's array of proc
-// pointers, one proc Apply copied (the spare) and that proc's bytes.
+// pointers, the procs Apply copied into it (the spares) and their bytes.
 // Nothing else points into a block: the leaf and the spare are made by the
 // world's own Apply (edit ids are unique per Apply), a world derived from
 // it by Apply copies its proc pointers into a block of its own (so its
-// descendants may share the spare: a world may be recycled only when none
+// descendants may share the spares: a world may be recycled only when none
 // of them is still in use), Encode copies bytes out, Fingerprint reads hashes, the
 // memos (nodes.go, proccache.go) hold node states, steps, messages and
 // procs that Decode made, never an Apply's. The checker (checker.Recycler)
@@ -37,8 +37,8 @@ type block interface {
 	// release gives the block back to its pool (reuse) or clears it
 	// (recyclePoison). A pooled block is not cleared: its next Apply
 	// overwrites the world, the leaf, the first n proc pointers (newWorld
-	// clears the others), the spare proc when it copies one, and the bytes
-	// it writes; until then the block keeps its last world's objects
+	// clears the others), each spare proc it copies a proc into, and the
+	// bytes it writes; until then the block keeps its last world's objects
 	// alive, as the pool itself is emptied by the collector.
 	release(reuse bool)
 }
@@ -46,33 +46,33 @@ type block interface {
 type block4 struct {
 	w     World
 	l     tnode
-	spare proc
+	spare [nSpare]proc
 	ps    [4]*proc
-	enc   [encSpare]byte
+	enc   [encRoom]byte
 }
 
 type block8 struct {
 	w     World
 	l     tnode
-	spare proc
+	spare [nSpare]proc
 	ps    [8]*proc
-	enc   [encSpare]byte
+	enc   [encRoom]byte
 }
 
 type block16 struct {
 	w     World
 	l     tnode
-	spare proc
+	spare [nSpare]proc
 	ps    [16]*proc
-	enc   [encSpare]byte
+	enc   [encRoom]byte
 }
 
 type block32 struct {
 	w     World
 	l     tnode
-	spare proc
+	spare [nSpare]proc
 	ps    [twidth]*proc
-	enc   [encSpare]byte
+	enc   [encRoom]byte
 }
 
 // The pools of released blocks, one per size, shared by every Model (a

@@ -111,11 +111,12 @@ type tx struct {
 	nfew int
 	few  [4]int
 	more []int
-	// spare, when not nil, is zeroed memory for the first proc copied
-	// (allocated with the world: see Model.newWorld).
-	spare *proc
-	// encBuf, when not nil, is room for the bytes of a proc copied (see
-	// Model.procEnc), allocated with the world.
+	// spares is memory for the next procs copied (allocated with the
+	// world: see Model.newWorld); mut overwrites each one it takes.
+	spares []proc
+	// encBuf, when not nil, is room for the bytes of the procs copied (see
+	// Model.procEnc), allocated with the world: its length is the room
+	// used.
 	encBuf []byte
 }
 
@@ -136,6 +137,11 @@ func (t *tx) own(n *tnode) *tnode {
 
 // put stores p at i and adds delta to the sums along the path.
 func (t *tx) put(i int, p *proc, delta agg) {
+	if t.h == 0 && t.root.edit == t.edit { // one leaf, owned (newWorld)
+		t.root.sum.add(delta)
+		t.root.procs[i] = p
+		return
+	}
 	t.root = t.own(t.root)
 	n := t.root
 	for h := t.h; h > 0; h-- {
@@ -158,9 +164,9 @@ func (t *tx) mut(i int) *proc {
 	if p.edit == t.edit {
 		return p
 	}
-	c := t.spare
-	if c != nil {
-		t.spare = nil
+	var c *proc
+	if len(t.spares) > 0 {
+		c, t.spares = &t.spares[0], t.spares[1:]
 	} else {
 		c = new(proc)
 	}
@@ -175,24 +181,4 @@ func (t *tx) mut(i int) *proc {
 		t.more = append(t.more, i)
 	}
 	return c
-}
-
-// commit reweighs the copied procs and fixes the sums.
-func (t *tx) commit(weigh func(i int, p *proc) agg) {
-	for _, i := range t.few[:t.nfew] {
-		t.reweigh(i, weigh)
-	}
-	for _, i := range t.more {
-		t.reweigh(i, weigh)
-	}
-	t.nfew, t.more = 0, t.more[:0]
-}
-
-func (t *tx) reweigh(i int, weigh func(i int, p *proc) agg) {
-	p := t.get(i)
-	na := weigh(i, p)
-	if d := na.sub(p.agg); d != (agg{}) {
-		p.agg = na
-		t.put(i, p, d)
-	}
 }
