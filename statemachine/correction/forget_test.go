@@ -1,9 +1,9 @@
 package correction
 
 import (
-	"bytes"
 	"testing"
 
+	"github.com/ftkernel/ftkernel/internal/forgettest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,13 +18,10 @@ func TestForget(t *testing.T) {
 	for _, cfg := range encodingConfigs(t) {
 		randomRun(t, cfg, 1, func(n *Node) {
 			states++
-			before := n.AppendBinary(nil)
-			f, ok := n.Forget().(*Node)
-			if !ok {
-				t.Fatalf("Forget of %v is not a *Node", n)
-			}
-			if !bytes.Equal(n.AppendBinary(nil), before) {
-				t.Fatalf("Forget changed its receiver %v", n)
+			f, err := forgettest.Check(n, func(b []byte) (*Node, error) { return DecodeNode(b, n.Rank(), cfg) },
+				func(a, b *Node) string { return cmp.Diff(a, b, nodeCmp) })
+			if err != nil {
+				t.Fatal(err)
 			}
 			if f.Rank() != n.Rank() || f.Via() != n.Via() || f.Sent() != n.Sent() || f.SendBound() != n.SendBound() ||
 				n.Colored() && f.Value() != n.Value() {
@@ -35,17 +32,6 @@ func TestForget(t *testing.T) {
 			}
 			if n.Colored() {
 				colored++
-			}
-			b := f.AppendBinary(nil)
-			d, err := DecodeNode(b, n.Rank(), cfg)
-			if err != nil {
-				t.Fatalf("Forget of %v does not decode: %v", n, err)
-			}
-			if diff := cmp.Diff(f, d, nodeCmp); diff != "" {
-				t.Fatalf("Forget of %v: round trip differs (-forgotten +decoded):\n%s", n, diff)
-			}
-			if !bytes.Equal(f.Forget().AppendBinary(nil), b) {
-				t.Fatalf("Forget is not idempotent on %v", n)
 			}
 		})
 	}

@@ -1,9 +1,10 @@
 package era
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/ftkernel/ftkernel/internal/forgettest"
 )
 
 // TestForget: on every state of seeded random runs (and, rebalanced or
@@ -16,13 +17,9 @@ func TestForget(t *testing.T) {
 	kept := 0
 	for _, cfg := range []Config{{N: 5}, {N: 6, Op: ULFM, GC: true}, {N: 4, Topology: Star, GC: true}, {N: 5, Op: ULFM}} {
 		for _, n := range statesOfRuns(cfg, 30) {
-			before := n.AppendBinary(nil)
-			f, ok := n.Forget().(*Node)
-			if !ok {
-				t.Fatalf("Forget of %v is not a *Node", n)
-			}
-			if !bytes.Equal(n.AppendBinary(nil), before) {
-				t.Fatalf("Forget changed its receiver %v", n)
+			f, err := forgettest.Check(n, func(b []byte) (*Node, error) { return DecodeNode(b, n.Rank(), cfg) }, nodeDiff)
+			if err != nil {
+				t.Fatal(err)
 			}
 			if f.Rank() != n.Rank() || !f.Dead().Empty() {
 				t.Fatalf("Forget of %v: %v", n, f)
@@ -37,17 +34,6 @@ func TestForget(t *testing.T) {
 				if n.Result(a) != nil {
 					kept++
 				}
-			}
-			b := f.AppendBinary(nil)
-			d, err := DecodeNode(b, n.Rank(), cfg)
-			if err != nil {
-				t.Fatalf("Forget of %v does not decode: %v", n, err)
-			}
-			if diff := nodeDiff(f, d); diff != "" {
-				t.Fatalf("Forget of %v: round trip differs (-forgotten +decoded):\n%s", n, diff)
-			}
-			if again := f.Forget().AppendBinary(nil); !bytes.Equal(again, b) {
-				t.Fatalf("Forget is not idempotent on %v", n)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ftkernel/ftkernel/internal/forgettest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -20,12 +21,10 @@ func TestForget(t *testing.T) {
 		}
 		randomRun(t, cfg, uint64(i), 2, func(n *Node) {
 			before := n.AppendBinary(nil)
-			f, ok := n.Forget().(*Node)
-			if !ok {
-				t.Fatalf("Forget of %v is not a *Node", n)
-			}
-			if !bytes.Equal(n.AppendBinary(nil), before) {
-				t.Fatalf("Forget changed its receiver %v", n)
+			f, err := forgettest.Check(n, func(b []byte) (*Node, error) { return DecodeNode(b, n.self, cfg) },
+				func(a, b *Node) string { return cmp.Diff(a, b, nodeCmp...) })
+			if err != nil {
+				t.Fatal(err)
 			}
 			init, err := New(n.self, cfg)
 			if err != nil {
@@ -36,17 +35,6 @@ func TestForget(t *testing.T) {
 			}
 			if !bytes.Equal(before, f.AppendBinary(nil)) {
 				moved++
-			}
-			b := f.AppendBinary(nil)
-			d, err := DecodeNode(b, n.self, cfg)
-			if err != nil {
-				t.Fatalf("Forget of %v does not decode: %v", n, err)
-			}
-			if diff := cmp.Diff(f, d, nodeCmp...); diff != "" {
-				t.Fatalf("Forget of %v: round trip differs:\n%s", n, diff)
-			}
-			if !bytes.Equal(f.Forget().AppendBinary(nil), b) {
-				t.Fatalf("Forget is not idempotent on %v", n)
 			}
 		})
 	}
