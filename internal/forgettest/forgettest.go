@@ -24,21 +24,21 @@ func Check[N interface {
 	before := n.AppendBinary(nil)
 	f, ok := n.Forget().(N)
 	if !ok {
-		return zero, fmt.Errorf("Forget of %v is not a %T", n, n)
+		return zero, fmt.Errorf("forgettest: Forget of %v is not a %T", n, n)
 	}
 	if !bytes.Equal(n.AppendBinary(nil), before) {
-		return zero, fmt.Errorf("Forget changed its receiver %v", n)
+		return zero, fmt.Errorf("forgettest: Forget changed its receiver %v", n)
 	}
 	b := f.AppendBinary(nil)
 	d, err := decode(b)
 	if err != nil {
-		return zero, fmt.Errorf("Forget of %v does not decode: %w", n, err)
+		return zero, fmt.Errorf("forgettest: Forget of %v does not decode: %w", n, err)
 	}
 	if s := diff(f, d); s != "" {
-		return zero, fmt.Errorf("Forget of %v: round trip differs (-forgotten +decoded):\n%s", n, s)
+		return zero, fmt.Errorf("forgettest: Forget of %v: round trip differs (-forgotten +decoded):\n%s", n, s)
 	}
 	if !bytes.Equal(f.Forget().AppendBinary(nil), b) {
-		return zero, fmt.Errorf("Forget is not idempotent on %v", n)
+		return zero, fmt.Errorf("forgettest: Forget is not idempotent on %v", n)
 	}
 	return f, nil
 }
