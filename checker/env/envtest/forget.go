@@ -55,11 +55,11 @@ func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetR
 		return string(plain.Encode(nil, fw)), nil
 	}
 	same := func(w *env.World) (string, error) { return string(forget.Encode(nil, w)), nil }
-	pres, pq, pn, pall, err := dfsKeys(plain, maxStates, por, image)
+	pres, pq, pn, pall, err := dfsKeys(plain, maxStates, por, !por, image)
 	if err != nil {
 		return rep, err
 	}
-	fres, fq, _, fall, err := dfsKeys(forget, maxStates, por, same)
+	fres, fq, _, fall, err := dfsKeys(forget, maxStates, por, !por, same)
 	if err != nil {
 		return rep, err
 	}
@@ -103,9 +103,9 @@ func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetR
 
 // dfsKeys runs DFS on m (with persistent sets when por) and returns the
 // result, the set of key(w) over its quiescent worlds w, the number of
-// those worlds (distinct encodings), and, without por, the set of key(w)
-// over every world visited.
-func dfsKeys(m *env.Model, maxStates int64, por bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
+// those worlds (distinct encodings), and, when recordAll (never with por),
+// the set of key(w) over every world visited.
+func dfsKeys(m *env.Model, maxStates int64, por, recordAll bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
 	seen, worlds, all := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	every := checker.Property[*env.World]{Name: "envtest-world-record", Kind: checker.Invariant,
 		Check: func(w *env.World) error {
@@ -133,7 +133,7 @@ func dfsKeys(m *env.Model, maxStates int64, por bool, key func(*env.World) (stri
 		}
 	}
 	props = append(props, rec)
-	if !por {
+	if recordAll && !por {
 		// Only without persistent sets: an invariant that is not Stable
 		// turns them off (checker.Persistent).
 		props = append(props, every)

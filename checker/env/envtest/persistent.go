@@ -93,27 +93,9 @@ func (q quietRecorder) Properties() []checker.Property[*env.World] { return q.pr
 // dfsQuiet runs DFS (with persistent sets when por) and returns the
 // result and the set of quiescent worlds' encodings.
 func dfsQuiet(m *env.Model, maxStates int64, por bool) (*checker.Result, map[string]bool, error) {
-	seen := map[string]bool{}
-	rec := checker.Property[*env.World]{Name: "envtest-quiescent-record", Kind: checker.Quiescence,
-		Check: func(w *env.World) error {
-			seen[string(m.Encode(nil, w))] = true
-			return nil
-		}}
-	var props []checker.Property[*env.World]
-	for _, p := range m.Properties() {
-		if p.Kind != checker.Eventually {
-			props = append(props, p)
-		}
-	}
-	qm := quietRecorder{Model: m, props: append(props, rec)}
-	res := checker.DFS[*env.World](qm, checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates})
-	if res.Err != nil {
-		return nil, nil, fmt.Errorf("%s (por %v): %w", m.Name(), por, res.Err)
-	}
-	if !res.Complete {
-		return nil, nil, fmt.Errorf("%s (por %v): %w (%s) after %d states", m.Name(), por, ErrIncomplete, res.Stop, res.States)
-	}
-	return res, seen, nil
+	encoding := func(w *env.World) (string, error) { return string(m.Encode(nil, w)), nil }
+	res, seen, _, _, err := dfsKeys(m, maxStates, por, false, encoding)
+	return res, seen, err
 }
 
 func violated(r *checker.Result) string {
