@@ -189,7 +189,11 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 	if err != nil {
 		return &StepError{Action: a, Rank: p, Event: ev, Err: err}
 	}
+	changed := ns != st.to
 	mp.ns, mp.node = st.to, st.to.node
+	if changed && m.cfg.DropAbsorbed && len(mp.inbox) > 0 {
+		mp.inbox = withoutAbsorbed(mp, mp.inbox) // absorb_drop.go
+	}
 	effs := st.effs
 	if len(effs) == 0 {
 		return nil
@@ -213,6 +217,9 @@ func (m *Model) run(nw *World, t *tx, a checker.Action, p core.Rank, ev core.Eve
 			}
 			if nw.crashed.Has(e.To) {
 				continue // the receiver is dead: dropped
+			}
+			if m.cfg.DropAbsorbed && absorbs(t.get(int(e.To)), p, e.Msg) {
+				continue // absorbed at its send (absorb_drop.go)
 			}
 			mq := t.mut(int(e.To))
 			mq.inbox = insertMsg(mq.inbox, m.cfg.Network, p, st.keys[i], e.Msg, m.sendDeadline())

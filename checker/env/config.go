@@ -109,6 +109,13 @@ type Config struct {
 	// node must be a Forgetter, and no property may read the detections
 	// of a crashed process. Off by default.
 	ForgetCrashed bool
+	// DropAbsorbed removes a message its live receiver absorbs (Absorber)
+	// in the step that makes it absorbed, at its send or at the receiver's
+	// step, instead of leaving its no-op delivery to the search: a sound
+	// reduction of the worlds (absorb_drop.go). No property may read the
+	// in-flight messages a live receiver absorbs. Not with BoundedDelay.
+	// Off by default.
+	DropAbsorbed bool
 }
 
 func (c *Config) validate() error {

@@ -68,6 +68,9 @@ func New(cfg Config) (*Model, error) {
 			return nil, fmt.Errorf("%w: NewNode(%v, %d) returned nil", ErrConfig, core.Rank(p), cfg.N)
 		}
 	}
+	if err := checkDropAbsorbed(&cfg); err != nil {
+		return nil, err
+	}
 	if err := checkForget(&cfg, nodes); err != nil {
 		return nil, err
 	}
@@ -149,6 +152,9 @@ func New(cfg Config) (*Model, error) {
 	}
 	if cfg.ForgetCrashed {
 		name.WriteString(" forget-crashed")
+	}
+	if cfg.DropAbsorbed {
+		name.WriteString(" drop-absorbed")
 	}
 	m.name = name.String()
 	return m, nil

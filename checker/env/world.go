@@ -137,3 +137,19 @@ func (w *World) String() string {
 	})
 	return fmt.Sprintf("depth=%d crashed=%v in-flight=%d", w.depth, w.crashed, msgs)
 }
+
+// Message returns the message a Deliver or Lose action a takes from w (the
+// a.I-th message from a.Q in a.P's inbox), and false when a is not such an
+// action enabled in w.
+func (w *World) Message(a checker.Action) (core.Message, bool) {
+	p, q := core.Rank(a.P), core.Rank(a.Q)
+	if a.Kind != Deliver && a.Kind != Lose || !p.Valid(w.m.cfg.N) || !q.Valid(w.m.cfg.N) {
+		return nil, false
+	}
+	in := w.proc(p).inbox
+	i, ok := findEntry(in, w.m.cfg.Network, q, a.I)
+	if !ok {
+		return nil, false
+	}
+	return in[i].msg, true
+}

@@ -65,6 +65,12 @@ type Params struct {
 	// (Via, value and Sent kept; env.Config.ForgetCrashed, corrsm
 	// Node.Forget).
 	ForgetCrashed bool
+	// DropAbsorbed: a message its receiver absorbs (corrsm Node.Absorbs: a
+	// TREE or gossip message at a colored process, a correction message
+	// from a side already heard from as near or nearer, or whose checked
+	// direction is over) is removed when it becomes absorbed instead of
+	// being delivered as a no-op (env.Config.DropAbsorbed).
+	DropAbsorbed bool
 }
 
 // GossipParams are the inputs of Corrected Gossip dissemination.
@@ -294,6 +300,7 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 	timing := fs.String("timing", "async", "async: any interleaving, each send slot fires whenever; rounds: lock-step rounds (one correction send per process per round, all of a round's messages delivered before the next round), far fewer interleavings")
 	lose := fs.Bool("lose-on-crash", false, "messages in flight from a crashed process may be lost (each loss is a step); by default they are all delivered")
 	forget := fs.Bool("forget-crashed", false, "replace a crashed process's state by what the properties read of it (cause of coloring, value, send count): fewer states, the same verdicts (checker/env forget.go)")
+	drop := fs.Bool("drop-absorbed", false, "remove a message its receiver absorbs (a no-op delivery: a TREE message at a colored process, a correction message from a side already heard from as near or nearer) when it becomes absorbed: fewer states, the same verdicts (checker/env absorb_drop.go)")
 	seed := fs.Uint64("seed", 1, "with --tree gossip: seed of the random partner sequences (one fixed plan is checked)")
 	return func() (registry.Runner, error) {
 		p, err := f.params()
@@ -312,7 +319,7 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 		if slices.Contains(corrsm.LogPMutants, p.Mutant) {
 			return nil, fmt.Errorf("--mutant %s shows only under LogP timing: use ftcheck simulate correction", p.Mutant)
 		}
-		p.Faults, p.FaultsBeforeCorrection, p.Compact, p.ForgetCrashed = *faults, *before, true, *forget
+		p.Faults, p.FaultsBeforeCorrection, p.Compact, p.ForgetCrashed, p.DropAbsorbed = *faults, *before, true, *forget, *drop
 		if *lose {
 			p.Loss = env.LossOnCrash
 		}
@@ -326,7 +333,7 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 		if err != nil {
 			return nil, err
 		}
-		return registry.Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing", "lose-on-crash", "forget-crashed")), nil
+		return registry.Erase(m, "correction", f.own("faults", "faults-before-correction", "seed", "timing", "lose-on-crash", "forget-crashed", "drop-absorbed")), nil
 	}
 }
 
@@ -386,6 +393,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Codec:             codec(cfg),
 		MaySend:           maySend,
 		ForgetCrashed:     p.ForgetCrashed,
+		DropAbsorbed:      p.DropAbsorbed,
 	}
 	if syncStart {
 		ec.Wakeups = []uint64{corrsm.TimerStart}

@@ -24,11 +24,11 @@ const ColoredSilentName = "correction-colored-silent"
 // children", only TREE messages).
 //
 // It is checked on every edge and reads only the step (checker.ReadsStep):
-// the action, the actor's state before and after, its inbox from the
-// sender, and the step's effects. The coloring cause is not taken from the
+// the action, the actor's state before and after, the message the action
+// delivers, and the step's effects. The coloring cause is not taken from the
 // machine's word alone: on the step that colors a process the property
-// finds the delivered message itself (the copy from the action's sender
-// that left the actor's inbox) and checks that Node.Via names its kind (a
+// finds the delivered message itself (env World.Message of the action in
+// the world before) and checks that Node.Via names its kind (a
 // Broadcast call for the root), and on every later step that Via does not
 // change; so a node that misreports its cause fails here too.
 func ColoredSilent(early sm.EarlyRule) checker.Property[*env.World] {
@@ -82,10 +82,12 @@ func coloredSilent(early sm.EarlyRule, prev *env.World, a checker.Action, next *
 }
 
 // coloringCause is how the step a colored p, read from the world: a
-// Broadcast call (ViaRoot), or the delivery of the message from a.Q that is
-// in p's inbox before the step and not after (ViaTree or ViaCorrection by
-// its kind).
-func coloringCause(prev *env.World, a checker.Action, next *env.World, p core.Rank) (sm.Via, error) {
+// Broadcast call (ViaRoot), or the delivery of the message a takes from
+// p's inbox in prev (env World.Message), ViaTree or ViaCorrection by its
+// kind. (It reads the action's own message, not the difference of the
+// inboxes: with env.Config.DropAbsorbed the step that colors p also
+// removes the messages p absorbs from then on.)
+func coloringCause(prev *env.World, a checker.Action, _ *env.World, p core.Rank) (sm.Via, error) {
 	switch a.Kind {
 	case env.Call:
 		return sm.ViaRoot, nil
@@ -93,33 +95,16 @@ func coloringCause(prev *env.World, a checker.Action, next *env.World, p core.Ra
 	default:
 		return 0, fmt.Errorf("%v was colored by a %s action", p, env.KindName(a.Kind))
 	}
-	from := core.Rank(a.Q)
-	count := map[string]int{}
-	msgs := map[string]core.Message{}
-	for _, e := range prev.InFlight() {
-		if e.To == p && e.From == from {
-			k := string(e.Msg.AppendBinary(nil))
-			count[k]++
-			msgs[k] = e.Msg
-		}
+	msg, ok := prev.Message(a)
+	if !ok || core.Rank(a.P) != p {
+		return 0, fmt.Errorf("%v was colored by a delivery from %v, but no such message was in its inbox", p, core.Rank(a.Q))
 	}
-	for _, e := range next.InFlight() {
-		if e.To == p && e.From == from {
-			count[string(e.Msg.AppendBinary(nil))]--
-		}
+	m, _ := msg.(*sm.Msg)
+	switch {
+	case m == nil:
+		return 0, fmt.Errorf("%v was colored by a foreign message %v", p, msg)
+	case m.IsTree():
+		return sm.ViaTree, nil
 	}
-	for k, c := range count {
-		if c != 1 {
-			continue
-		}
-		m, _ := msgs[k].(*sm.Msg)
-		switch {
-		case m == nil:
-			return 0, fmt.Errorf("%v was colored by a foreign message %v", p, msgs[k])
-		case m.IsTree():
-			return sm.ViaTree, nil
-		}
-		return sm.ViaCorrection, nil
-	}
-	return 0, fmt.Errorf("%v was colored by a delivery from %v, but no message from %v left its inbox", p, from, from)
+	return sm.ViaCorrection, nil
 }

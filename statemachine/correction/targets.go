@@ -1,6 +1,9 @@
 package correction
 
-import "github.com/ftkernel/ftkernel/core"
+import (
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
 
 // MaySendTo reports whether some later step of this process, on any
 // sequence of events, may send a message to r: false only when the rules
@@ -151,7 +154,7 @@ func (n *Node) absorbsCorrection(from core.Rank, dir Dir) bool {
 		side, recv = Left, n.recvL
 		delta = P - delta
 	}
-	heardNoop := recv != 0 && recv <= delta
+	heardNoop := recv != 0 && recv <= delta || recv == 0 && n.cfg.Mutant == MutantAbsorbUnheard
 	if n.cfg.Compact {
 		switch n.cfg.Correction {
 		case Opportunistic, OptimizedOpportunistic:
@@ -175,3 +178,18 @@ func (n *Node) narrowNoop(dir Dir, delta int32) bool {
 	}
 	return n.limR <= n.nextR-1 && n.nextL >= d-delta+1
 }
+
+// AbsorbMutants are deliberately wrong Absorbs variants, for the tests
+// that the guards of the reductions built on Absorbs (models/all
+// TestDropAbsorbedSoundness) catch an Absorbs that claims a message that
+// is not a no-op. They are not protocol mutants: Absorbs is a promise to
+// the environment, not a rule, so without a reduction that trusts it they
+// change nothing, and they are not in Mutants; a Config may name them
+// (tests only).
+var AbsorbMutants = []mutant.Name{MutantAbsorbUnheard}
+
+// MutantAbsorbUnheard makes Absorbs claim a correction message from a side
+// not heard from yet (recv 0 read as "heard from everywhere" instead of
+// "from nowhere"), though such a message is recorded (heard) and may stop
+// the direction's sends.
+const MutantAbsorbUnheard = mutant.Name("absorb-unheard")
