@@ -94,10 +94,21 @@ type Config struct {
 	// MaySend(w, p, r), for a live process p of world w, must be true
 	// whenever some step of p in some run from w, on any sequence of events
 	// (deliveries, the calls left in its schedule, timers, suspicions), may
-	// send a message to r, except that messages r absorbs may be left out
-	// when r cannot crash (World.MayCrash(r) false): messages r's node, in
-	// its state in w, absorbs (Absorber; absorbing is for good, so r absorbs
-	// them whenever they arrive). It may read w (p's and r's nodes,
+	// send a message to r, except that messages harmless to r may be left
+	// out when r cannot crash (World.MayCrash(r) false). A message is
+	// harmless to r in w when r's node, in its state in w, absorbs it
+	// (Absorber; absorbing is for good, so r absorbs it whenever it
+	// arrives), or when it is quiet at r: for every node state r' that r's
+	// node reaches from its state in w by receiving harmless messages (any
+	// number, any order), receiving it in r' emits no effect, and it
+	// commutes with every event of r enabled in w (r's armed timers, the
+	// messages in r's inbox, r's next call, its pending detections): from
+	// r', the event then the message, or the message then the event, end in
+	// the same node state (encoding) with the same effects of the event and
+	// none of the message; and every transition property the model selects
+	// passes the quiet delivery's step and gives a step of r the same
+	// verdict whatever harmless messages r received before it (persistent.go,
+	// "Quiet deliveries"). It may read w (p's and r's nodes,
 	// w.PendingCalls(p), timers) and must be deterministic. Optional: nil
 	// means every process may send to every process (sound, and no
 	// reduction from it).

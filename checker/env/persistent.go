@@ -48,10 +48,13 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // when it is a proper subset of enabled; among the candidates the smallest
 // T wins (ties: the lowest p).
 //
-// "May send to" leaves out absorbed messages (Config.MaySend): q may send
-// to r only messages r absorbs (Absorber) when r cannot crash
-// (World.MayCrash) and r's node, in its state in s, absorbs every message
-// q may still send it.
+// "May send to" leaves out harmless messages (Config.MaySend): q may send
+// to r only messages harmless to r when r cannot crash (World.MayCrash)
+// and every message q may still send r is either absorbed by r's node
+// (Absorber) in its state in s, or quiet at r: it emits nothing at r and
+// commutes with every event of r enabled in s, in every state r's node
+// reaches by harmless deliveries (Config.MaySend; soundness below, "Quiet
+// deliveries").
 //
 // # Absorbed deliveries (since 2026-11-24)
 //
@@ -107,9 +110,10 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // Otherwise let w be a path from s, in the full graph, that takes no
 // action of T.
 //
-// No process of S steps on w, but for deliveries of absorbed messages
-// (absorbed: the may-send relation may leave them out), which change no
-// node, send nothing and arm no timer. Its actions enabled in s are in T. A new
+// No process of S steps on w, but for deliveries of harmless messages
+// (absorbed or quiet: the may-send relation may leave them out), which
+// send nothing and arm no timer (an absorbed one changes no node, a quiet
+// one may change its receiver's node). Its actions enabled in s are in T. A new
 // action of q ∈ S needs one of: a message sent to q (Deliver, and Lose
 // later); a crash (Detect under the detector; Lose of a message from the
 // crashed sender under LossOnCrash); q's own step (a Call after a Return
@@ -117,21 +121,42 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // of Config.Wakeups, LockStepRounds' next round). By induction along w,
 // only processes of A step on w: a process outside S steps only when it
 // has an enabled action, which it had in s (it is in A) or got from a
-// message of an earlier stepping process (in A, so it is in A; or an
-// absorbed message, whose delivery sends nothing), since
+// message of an earlier stepping process (in A, so it is in A; or a
+// harmless message, whose delivery sends nothing), since
 // crashes outside S do not happen under the detector and Clock and Tick
 // do not happen (below). No process of A may send to S (the may-send rule)
-// a message that S does not absorb. An absorbed message to r ∈ S, which
+// a message that is not harmless to S. An absorbed message to r ∈ S, which
 // cannot crash, is delivered on w by a step that changes no node and
 // sends nothing: it is independent of every action of T (of r's: they see
 // the same node, and r absorbs it after them too; of other processes':
 // different records), disables none of them and leaves T's progress action
-// enabled. A crash outside S happens only when the
+// enabled.
+//
+// Quiet deliveries (Config.MaySend, since 2026-11-24). A quiet message to
+// r ∈ S, which cannot crash, is delivered on w by a step d that emits
+// nothing. r takes no other step on w (its actions enabled in s are in T;
+// it gets new ones only from harmless messages, which enable nothing, or
+// from a Clock or a Tick, which do not happen on w), so r's node before d
+// is reached from r's node in s by harmless deliveries: the quiet clause
+// holds there. Let b ∈ T be an action of r (not a crash: r cannot crash),
+// enabled before d. b's event (a timer firing, a delivery of a message in
+// flight in s, a call, a detection) and d's commute at the node: the same
+// node after both orders, the same effects of b, none of d. In the record,
+// d removes its own message and b its own message or timer, and d adds
+// nothing (no effect), so both orders end in the same world, neither
+// disables the other, and b's effects (the messages it sends, the timers
+// it arms) are the same. By induction over the quiet deliveries of w, b
+// moves in front of them all: b·w ends where w·b does (condition 1a, with
+// every other action of w independent of b as below). The progress action
+// of T stays enabled (d changes r's node, not the rest of its inbox or its
+// timers). Verdicts: the quiet clause asks every transition property to
+// pass d's step and to give b's step the same verdict whatever harmless
+// messages r received before. A crash outside S happens only when the
 // detector is off, so no Detect appears; a Lose
 // appears at S only if the sender of a message to S crashes on w, and
 // such a sender is in S (lost-sender rule), whose actions are not taken,
-// or the message was sent on w, hence absorbed: its Lose, like its
-// delivery, steps no node and removes only that message.
+// or the message was sent on w, hence harmless: its Lose steps no node
+// and removes only that message, so it is independent of T's actions.
 // T holds an action other than a Crash, of a process of S, which stays
 // enabled along w (nothing changes that process's record), so the world's
 // count of enabled non-crash actions stays positive and neither Clock nor
@@ -147,8 +172,8 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // (Lose included: it removes a message from its receiver's inbox and steps
 // no node; its sender has crashed and never steps). Their records are
 // disjoint, so their node steps see the same events in either order. b may
-// add messages to q's inbox; a adds none to p's but messages p absorbs
-// (q ∉ S may not send other messages to S, or q would be in S), whose
+// add messages to q's inbox; a adds none to p's but messages harmless to
+// p (q ∉ S may not send other messages to S, or q would be in S), whose
 // deliveries were treated above. So b's delivery, if any, is of a message that a does
 // not touch (when b delivers a message from q, q takes no step that sends
 // to p: that is what Independence's sender rule protects, the index of b's

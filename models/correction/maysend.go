@@ -51,3 +51,51 @@ func maySend(w *env.World, p, r core.Rank) bool {
 	}
 	return n.MayDisturb(to)
 }
+
+// maySendQuiet is maySend less the quiet messages (quiet.go): p may
+// disturb r only with a message r neither absorbs nor finds quiet, where
+// r cannot crash.
+func (qm *quietMemo) maySendQuiet(w *env.World, p, r core.Rank) bool {
+	if !maySend(w, p, r) {
+		return false
+	}
+	n, _ := w.Node(p).(*corrsm.Node)
+	to, _ := w.Node(r).(*corrsm.Node)
+	if n == nil || to == nil || w.MayCrash(r) {
+		return true
+	}
+	if _, ok := n.CorrectionsTo(r, nil); !ok {
+		return true
+	}
+	var froms []core.Rank
+	var cands []core.Message
+	var own []int // the indices of p's messages in cands
+	for q := range core.Rank(w.N()) {
+		qn, _ := w.Node(q).(*corrsm.Node)
+		if q == r || w.Crashed(q) || qn == nil {
+			continue
+		}
+		msgs, ok := qn.CorrectionsTo(r, nil)
+		if !ok {
+			continue // q may send anything: it joins S if it may send to S
+		}
+		for _, m := range msgs {
+			if !to.Absorbs(q, m) {
+				if q == p {
+					own = append(own, len(cands))
+				}
+				froms, cands = append(froms, q), append(cands, m)
+			}
+		}
+	}
+	if len(own) == 0 {
+		return true // not reached: maySend found a message r does not absorb
+	}
+	mask := qm.quietSet(w, r, to, froms, cands)
+	for _, i := range own {
+		if mask&(1<<i) == 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -344,7 +344,14 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 // dissemination has settled (nothing else enabled); the root survives.
 // With gossip dissemination the gossip phase settles when every colored
 // process has sent its p.Gossip.Rounds messages (no clock can cut it).
-func NewModel(p Params) (*env.Model, error) {
+func NewModel(p Params) (*env.Model, error) { return newModelWith(p, nil) }
+
+// newModelWith is NewModel with the may-send relation rel (nil: maySend
+// less the quiet messages, quiet.go).
+func newModelWith(p Params, rel func(*env.World, core.Rank, core.Rank) bool) (*env.Model, error) {
+	if rel == nil {
+		rel = (&quietMemo{m: map[string]uint64{}}).maySendQuiet
+	}
 	cfg, err := p.Config()
 	if err != nil {
 		return nil, err
@@ -391,7 +398,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Loss:              p.Loss,
 		Properties:        append(Properties(), ColoredSilent(p.Early)),
 		Codec:             codec(cfg),
-		MaySend:           maySend,
+		MaySend:           rel,
 		ForgetCrashed:     p.ForgetCrashed,
 		DropAbsorbed:      p.DropAbsorbed,
 	}

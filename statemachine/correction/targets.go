@@ -193,3 +193,34 @@ var AbsorbMutants = []mutant.Name{MutantAbsorbUnheard}
 // "from nowhere"), though such a message is recorded (heard) and may stop
 // the direction's sends.
 const MutantAbsorbUnheard = mutant.Name("absorb-unheard")
+
+// CorrectionsTo appends to buf the correction messages this process may
+// still send to r, one per active direction whose remaining distances
+// reach r (the messages of MaySendTo's ring part, sendNext), and reports
+// true; it reports false when the process may send r other messages too
+// (MaySendTo's "anyone" cases: uncolored, Corrected Gossip before the
+// start, delayed correction). A non-participant appends nothing.
+func (n *Node) CorrectionsTo(r core.Rank, buf []core.Message) ([]core.Message, bool) {
+	switch {
+	case n.via == Uncolored:
+		return buf, false
+	case n.flags&fParticipant == 0 || n.cfg.Correction == NoCorrection:
+		return buf, true
+	case n.cfg.Gossip != nil && n.flags&fStarted == 0:
+		return buf, false
+	case n.cfg.Correction == Delayed:
+		return buf, false
+	}
+	P := n.p()
+	if !r.Valid(int(P)) || r == n.rank {
+		return buf, true
+	}
+	left := (int32(n.rank) - int32(r) + P) % P
+	if n.aheadOf(Left, left) {
+		buf = append(buf, &n.msgs.left)
+	}
+	if n.aheadOf(Right, P-left) {
+		buf = append(buf, &n.msgs.right)
+	}
+	return buf, true
+}
