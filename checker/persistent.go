@@ -33,7 +33,14 @@ import "fmt"
 //     disable the progress action a when c absorbs a, that is, from the
 //     state before c, a·c is a path that ends in the state c alone reaches,
 //     c's transition with the same verdicts (a crash of the receiver of a
-//     delivery that changes nothing).
+//     delivery that changes nothing). And (a) is weaker in a third: b may
+//     absorb actions of w it disables, that is, with w' the path w less
+//     those actions, b·w' is a path from s that ends in the state w·b
+//     ends in, each of its transitions with the verdicts of its
+//     counterpart in w·b, and each action left out passes every selected
+//     transition property (a crash of a process that forgets its state,
+//     checker/env's ForgetCrashed, and deliveries to it that change only
+//     what the forgetting drops).
 //  2. Progress: T contains an action that is enabled in no quiescent state
 //     and after which every selected property marked Stable that is
 //     violated in a state is still violated (for checker/env: any action
@@ -55,7 +62,8 @@ import "fmt"
 // Sketch of the proof, for a reduced state s and a violating step b
 // reachable from s by a path w·b in the full graph. If w·b takes an action
 // of T(s), let a be the first: by persistence (1a) it can be taken before
-// everything before it, so s·a reaches the violation by a path one step
+// everything before it (less the actions it absorbs, which violate
+// nothing), so s·a reaches the violation by a path at least one step
 // shorter. If it takes none, take the progress action a of T(s): it is
 // still enabled after w·b (1b), so by (1a) a·w·b is a path with the same
 // verdicts, and s·a reaches the same kind of violation by a path of the

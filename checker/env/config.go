@@ -95,7 +95,10 @@ type Config struct {
 	// whenever some step of p in some run from w, on any sequence of events
 	// (deliveries, the calls left in its schedule, timers, suspicions), may
 	// send a message to r, except that messages harmless to r may be left
-	// out when r cannot crash (World.MayCrash(r) false). A message is
+	// out when r cannot crash (World.MayCrash(r) false), or when r may
+	// crash, the model forgets crashed processes (ForgetCrashed) and every
+	// node state r' below has the Forget of r's node in w (Forgetter:
+	// equal encodings). A message is
 	// harmless to r in w when r's node, in its state in w, absorbs it
 	// (Absorber; absorbing is for good, so r absorbs it whenever it
 	// arrives), or when it is quiet at r: for every node state r' that r's

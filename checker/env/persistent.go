@@ -133,13 +133,12 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // enabled.
 //
 // Quiet deliveries (Config.MaySend, since 2026-11-24). A quiet message to
-// r ∈ S, which cannot crash, is delivered on w by a step d that emits
-// nothing. r takes no other step on w (its actions enabled in s are in T;
+// r ∈ S is delivered on w by a step d that emits nothing. r takes no other step on w (its actions enabled in s are in T;
 // it gets new ones only from harmless messages, which enable nothing, or
 // from a Clock or a Tick, which do not happen on w), so r's node before d
 // is reached from r's node in s by harmless deliveries: the quiet clause
 // holds there. Let b ∈ T be an action of r (not a crash: r cannot crash),
-// enabled before d. b's event (a timer firing, a delivery of a message in
+// enabled before d (b = Crash(r): see below). b's event (a timer firing, a delivery of a message in
 // flight in s, a call, a detection) and d's commute at the node: the same
 // node after both orders, the same effects of b, none of d. In the record,
 // d removes its own message and b its own message or timer, and d adds
@@ -151,7 +150,18 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // of T stays enabled (d changes r's node, not the rest of its inbox or its
 // timers). Verdicts: the quiet clause asks every transition property to
 // pass d's step and to give b's step the same verdict whatever harmless
-// messages r received before. A crash outside S happens only when the
+// messages r received before. If r may crash (then the model forgets
+// crashed processes, and every node state r's node reaches by harmless
+// deliveries has the Forget of r's node in s), b = Crash(r) ∈ T disables
+// d, and absorbs the quiet deliveries of w (condition 1a's third
+// respect): b·w' with w' = w less them is a path (the messages of w'
+// to r are dropped at their send, since r is dead, and those in flight
+// at b are removed by the crash either way), and it ends where w·b ends:
+// r's node is the same Forget, its inbox empty, every other record as in
+// w·b (d touched only r's node and its own message); b's verdicts are
+// the same (the clause asks a step of r to get the same verdict whatever
+// harmless messages r received), and each d left out passes every
+// transition property. A crash outside S happens only when the
 // detector is off, so no Detect appears; a Lose
 // appears at S only if the sender of a message to S crashes on w, and
 // such a sender is in S (lost-sender rule), whose actions are not taken,

@@ -32,6 +32,7 @@ var persistentConfigs = []struct {
 	{"correction", "--P 3 --faults 0 --correction delayed", true},
 	{"correction", "--P 2 --correction checked --timing rounds", false},
 	{"correction", "--P 3 --timing rounds --faults 2", false},
+	{"correction", "--P 3 --faults 1 --forget-crashed --drop-absorbed", false},
 	{"ringfd", "--n 3 --proc-crashes=false", false},
 	{"gossipfd", "--timing bounded", false},
 	{"replica", "", false},
@@ -69,6 +70,13 @@ var persistentConfigs = []struct {
 	{"correction", "--P 3 --correction opportunistic --start overlapped", true},
 	{"correction", "--P 3 --lose-on-crash", true},
 	{"correction", "--P 3 --faults 2", true},
+	// Quiet messages at receivers that may crash (forgetting on).
+	{"correction", "--P 3 --faults 2 --forget-crashed", true},
+	{"correction", "--P 3 --faults 2 --forget-crashed --drop-absorbed", true},
+	{"correction", "--P 3 --forget-crashed --lose-on-crash", true},
+	{"correction", "--P 3 --forget-crashed --correction optimized", true},
+	{"correction", "--P 3 --forget-crashed --early silent --start overlapped", true},
+	{"correction", "--P 3 --forget-crashed --cover-stop --no-over-root", true},
 }
 
 // TestPersistentSoundness: on every configuration above and every mutant

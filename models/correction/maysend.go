@@ -53,15 +53,17 @@ func maySend(w *env.World, p, r core.Rank) bool {
 }
 
 // maySendQuiet is maySend less the quiet messages (quiet.go): p may
-// disturb r only with a message r neither absorbs nor finds quiet, where
-// r cannot crash.
+// disturb r only with a message that is neither absorbed by r nor quiet at
+// r, where r cannot crash, or may crash but the model forgets crashed
+// processes (env.Config.MaySend).
 func (qm *quietMemo) maySendQuiet(w *env.World, p, r core.Rank) bool {
 	if !maySend(w, p, r) {
 		return false
 	}
 	n, _ := w.Node(p).(*corrsm.Node)
 	to, _ := w.Node(r).(*corrsm.Node)
-	if n == nil || to == nil || w.MayCrash(r) {
+	crashable := w.MayCrash(r)
+	if n == nil || to == nil || crashable && !qm.forget && !quietCrashWithoutForget {
 		return true
 	}
 	if _, ok := n.CorrectionsTo(r, nil); !ok {
@@ -89,9 +91,9 @@ func (qm *quietMemo) maySendQuiet(w *env.World, p, r core.Rank) bool {
 		}
 	}
 	if len(own) == 0 {
-		return true // not reached: maySend found a message r does not absorb
+		return false // r absorbs every message p may still send it
 	}
-	mask := qm.quietSet(w, r, to, froms, cands)
+	mask := qm.quietSet(w, r, to, froms, cands, crashable)
 	for _, i := range own {
 		if mask&(1<<i) == 0 {
 			return true

@@ -350,7 +350,7 @@ func NewModel(p Params) (*env.Model, error) { return newModelWith(p, nil) }
 // less the quiet messages, quiet.go).
 func newModelWith(p Params, rel func(*env.World, core.Rank, core.Rank) bool) (*env.Model, error) {
 	if rel == nil {
-		rel = (&quietMemo{m: map[string]uint64{}}).maySendQuiet
+		rel = (&quietMemo{forget: p.ForgetCrashed, m: map[string]uint64{}}).maySendQuiet
 	}
 	cfg, err := p.Config()
 	if err != nil {

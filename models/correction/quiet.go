@@ -46,8 +46,12 @@ import (
 // Properties and ColoredSilent (which read Colored, Via, Sent, the
 // effects and the delivered message) give the same verdicts.
 type quietMemo struct {
-	mu sync.Mutex
-	m  map[string]uint64
+	// forget: the model forgets crashed processes (Params.ForgetCrashed),
+	// so a receiver that may crash has quiet messages too, those that
+	// leave its Forget as it is.
+	forget bool
+	mu     sync.Mutex
+	m      map[string]uint64
 }
 
 // quietSkipsCommute is a test-only broken variant of the quiet check: it
@@ -56,14 +60,20 @@ type quietMemo struct {
 // it).
 var quietSkipsCommute bool
 
+// quietCrashWithoutForget is a test-only broken variant: quiet messages at
+// a receiver that may crash although the model does not forget crashed
+// processes (TestQuietRuleNeeded shows the guard catches it).
+var quietCrashWithoutForget bool
+
 // quietMemoMax bounds the memo (it is cleared when full).
 const quietMemoMax = 1 << 16
 
 // quietSet returns the mask of cands (at most 64: P ≤ 16 gives at most
 // 2·15) that are quiet at r, whose node is to, in w; froms[i] sends
 // cands[i]. Events of r enabled in w: its armed timers, its inbox, its next
-// call.
-func (qm *quietMemo) quietSet(w *env.World, r core.Rank, to *corrsm.Node, froms []core.Rank, cands []core.Message) uint64 {
+// call. With crashable (r may crash) every state of the closure must also
+// have to's Forget.
+func (qm *quietMemo) quietSet(w *env.World, r core.Rank, to *corrsm.Node, froms []core.Rank, cands []core.Message, crashable bool) uint64 {
 	if len(cands) == 0 || len(cands) > 64 {
 		return 0
 	}
@@ -79,7 +89,8 @@ func (qm *quietMemo) quietSet(w *env.World, r core.Rank, to *corrsm.Node, froms 
 	if calls := w.PendingCalls(r); len(calls) > 0 {
 		evs = append(evs, core.Call(calls[0]))
 	}
-	key := to.AppendBinary(nil)
+	key := core.AppendBool(nil, crashable)
+	key = to.AppendBinary(key)
 	key = appendEvents(key, evs)
 	for i, m := range cands {
 		key = core.AppendInt(key, int64(froms[i]))
@@ -91,7 +102,7 @@ func (qm *quietMemo) quietSet(w *env.World, r core.Rank, to *corrsm.Node, froms 
 	if ok {
 		return mask
 	}
-	mask = quietMask(to, evs, froms, cands)
+	mask = quietMask(to, evs, froms, cands, crashable)
 	qm.mu.Lock()
 	if len(qm.m) >= quietMemoMax {
 		clear(qm.m)
@@ -102,10 +113,14 @@ func (qm *quietMemo) quietSet(w *env.World, r core.Rank, to *corrsm.Node, froms 
 }
 
 // quietMask computes quietSet's mask (see quietMemo).
-func quietMask(to *corrsm.Node, evs []core.Event, froms []core.Rank, cands []core.Message) uint64 {
+func quietMask(to *corrsm.Node, evs []core.Event, froms []core.Rank, cands []core.Message, crashable bool) uint64 {
 	mask := uint64(1)<<len(cands) - 1
+	var forgotten []byte
+	if crashable && !quietCrashWithoutForget {
+		forgotten = to.Forget().AppendBinary(nil)
+	}
 	for {
-		bad, ok := firstNotQuiet(to, evs, froms, cands, mask)
+		bad, ok := firstNotQuiet(to, evs, froms, cands, mask, forgotten)
 		if ok {
 			return mask
 		}
@@ -115,8 +130,9 @@ func quietMask(to *corrsm.Node, evs []core.Event, froms []core.Rank, cands []cor
 
 // firstNotQuiet walks the closure of to's states under the candidates of
 // mask and returns the first candidate that fails a clause, or true when
-// none does.
-func firstNotQuiet(to *corrsm.Node, evs []core.Event, froms []core.Rank, cands []core.Message, mask uint64) (int, bool) {
+// none does. A non-nil forgotten is the encoding of to's Forget, which
+// every state of the closure must share.
+func firstNotQuiet(to *corrsm.Node, evs []core.Event, froms []core.Rank, cands []core.Message, mask uint64, forgotten []byte) (int, bool) {
 	states := []*corrsm.Node{to}
 	seen := map[string]bool{string(to.AppendBinary(nil)): true}
 	for k := 0; k < len(states); k++ {
@@ -127,7 +143,7 @@ func firstNotQuiet(to *corrsm.Node, evs []core.Event, froms []core.Rank, cands [
 			}
 			ev := core.Receive(froms[i], m)
 			next, effs, err := stepClone(s, ev)
-			if err != nil || len(effs) > 0 {
+			if err != nil || len(effs) > 0 || forgotten != nil && !slices.Equal(next.Forget().AppendBinary(nil), forgotten) {
 				return i, false
 			}
 			for _, b := range evs {

@@ -27,6 +27,17 @@ func quietConfigs() []Params {
 	p := base
 	p.P = 2
 	p.Mutant = corrsm.MutantCheckedStopEarly
+	ps = append(ps, p)
+	// Receivers that may crash: quiet messages there need forgetting.
+	for _, f := range []int{1, 2} {
+		for _, forget := range []bool{false, true} {
+			p := base
+			p.Faults, p.ForgetCrashed, p.DropAbsorbed = f, forget, true
+			ps = append(ps, p)
+		}
+	}
+	p = base
+	p.Faults, p.ForgetCrashed, p.Loss, p.Mutant = 1, true, env.LossOnCrash, corrsm.MutantCheckedStopEarly
 	return append(ps, p)
 }
 
@@ -35,9 +46,11 @@ func quietConfigs() []Params {
 // configurations above (envtest.ComparePersistent) and visit fewer states
 // than with absorbed messages alone on the first; the broken variant that
 // does not ask a quiet message to commute with the receiver's enabled
-// events (quietSkipsCommute) is caught on one of them.
+// events (quietSkipsCommute) is caught on one of them, and so is the one
+// that takes quiet messages at receivers that may crash without forgetting
+// (quietCrashWithoutForget).
 func TestQuietRuleNeeded(t *testing.T) {
-	caught := false
+	caught, caughtCrash := false, false
 	for i, p := range quietConfigs() {
 		m, err := NewModel(p)
 		if err != nil {
@@ -72,6 +85,25 @@ func TestQuietRuleNeeded(t *testing.T) {
 	}
 	if !caught {
 		t.Fatal("the quiet rule without its commutation clause was not caught on any configuration")
+	}
+	for _, p := range quietConfigs() {
+		if p.Faults == 0 || p.ForgetCrashed {
+			continue
+		}
+		quietCrashWithoutForget = true
+		m, err := NewModel(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = envtest.ComparePersistent(m, 1_000_000)
+		quietCrashWithoutForget = false
+		if err != nil {
+			caughtCrash = true
+			t.Logf("quiet at crashable receivers without forgetting, %s: caught: %v", m.Name(), strings.SplitN(err.Error(), "\n", 2)[0])
+		}
+	}
+	if !caughtCrash {
+		t.Fatal("quiet messages at crashable receivers without forgetting were not caught on any configuration")
 	}
 }
 
