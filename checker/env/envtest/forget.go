@@ -55,11 +55,11 @@ func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetR
 		return string(plain.Encode(nil, fw)), nil
 	}
 	same := func(w *env.World) (string, error) { return string(forget.Encode(nil, w)), nil }
-	pres, pq, pn, pall, err := dfsKeys(plain, maxStates, por, !por, image)
+	pres, pq, pn, pall, err := dfsKeys(plain, nil, maxStates, por, !por, image)
 	if err != nil {
 		return rep, err
 	}
-	fres, fq, _, fall, err := dfsKeys(forget, maxStates, por, !por, same)
+	fres, fq, _, fall, err := dfsKeys(forget, nil, maxStates, por, !por, same)
 	if err != nil {
 		return rep, err
 	}
@@ -105,7 +105,14 @@ func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetR
 // result, the set of key(w) over its quiescent worlds w, the number of
 // those worlds (distinct encodings), and, when recordAll (never with por),
 // the set of key(w) over every world visited.
-func dfsKeys(m *env.Model, maxStates int64, por, recordAll bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
+//
+// With canon not nil the search runs under Options.Symmetry with canon's
+// EncodeCanonical as the visited-set key (one world per symmetry class;
+// persistent sets are then off, checker.Options.POR): the quiescent and
+// visited worlds recorded are the representatives the search happened to
+// visit, so key should be a class function (a canonical key) for the sets
+// to be comparable.
+func dfsKeys(m *env.Model, canon checker.CanonicalEncoder[*env.World], maxStates int64, por, recordAll bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
 	seen, worlds, all := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	every := checker.Property[*env.World]{Name: "envtest-world-record", Kind: checker.Invariant,
 		Check: func(w *env.World) error {
@@ -138,8 +145,17 @@ func dfsKeys(m *env.Model, maxStates int64, por, recordAll bool, key func(*env.W
 		// turns them off (checker.Persistent).
 		props = append(props, every)
 	}
-	qm := quietRecorder{Model: m, props: props}
-	res := checker.DFS[*env.World](qm, checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates})
+	opt := checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates}
+	var res *checker.Result
+	if canon != nil {
+		opt.Symmetry = true
+		res = checker.DFS[*env.World](symRecorder{quietRecorder{Model: m, props: props}, canon}, opt)
+		if !res.Symmetry {
+			return nil, nil, 0, nil, fmt.Errorf("%s: the search did not use the symmetry", m.Name())
+		}
+	} else {
+		res = checker.DFS[*env.World](quietRecorder{Model: m, props: props}, opt)
+	}
 	if res.Err != nil {
 		return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %w", m.Name(), por, res.Err)
 	}
