@@ -3,9 +3,14 @@ package all
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
+	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/models/gossipfd"
+	fd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
 )
 
 // eventuallyArgs are the flags that give a configuration of forgetConfigs
@@ -91,4 +96,53 @@ func TestForgetEventuallySoundness(t *testing.T) {
 	}
 	t.Logf("%d runs (%d with a violated Eventually property): total states %d without forgetting, %d with (%.1f%%); symmetric %d and %d",
 		runs, violations, states[0], forgot[0], 100*float64(forgot[0])/float64(max(states[0], 1)), states[1], forgot[1])
+}
+
+// TestForgetEventuallyGuardCatchesWrongForget: a Forget that drops the
+// round of a crashed host (the test-only gossipfd
+// MutantForgetDropsRound, in fd.ForgetMutants) makes
+// completeness-eventually expect a declaration of every host that crashed
+// after round 0 or later, as if it had crashed after round 0: the
+// forgetting graph search finds a violation the plain one does not, and
+// envtest.CompareForgetEventually (and its symmetric variant) says so,
+// while the same configuration (forgetConfigs' gossipfd --timing bounded
+// --detect-bound 7, with --liveness) with the correct Forget passes.
+// (ringfd's Eventually properties, strong-completeness and ring-repair,
+// read live daemons and processes only, so no Forget of a crashed one can
+// change their verdicts: gossipfd is the protocol where this comparison
+// has something to catch.)
+func TestForgetEventuallyGuardCatchesWrongForget(t *testing.T) {
+	args := []string{"--timing", "bounded", "--detect-bound", "7", "--liveness"}
+	want, _ := forgetPair(t, "gossipfd", args)
+	build := func(mut mutant.Name, forget bool) *env.Model {
+		cfg := fd.Config{N: 4, Variant: fd.BRR, Cleanup: 4, Ping: true, TGossip: 4, PingTimeout: 3, MaxRounds: 8, Mutant: mut}
+		m, err := gossipfd.NewEnvModel(gossipfd.EnvParams{Node: cfg, Crashes: 1, Delta: 1, DetectBound: 7, Liveness: true, ForgetCrashed: forget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if got := build(mutant.None, false).Name(); got != want.Name() {
+		t.Fatalf("the test's model is %q, not the list's %q", got, want.Name())
+	}
+	for _, mut := range []mutant.Name{mutant.None, fd.MutantForgetDropsRound} {
+		plain, forget := build(mut, false), build(mut, true)
+		sp, sf := gossipfd.SymmetricEnv{Model: plain}, gossipfd.SymmetricEnv{Model: forget}
+		for _, sym := range []bool{false, true} {
+			var err error
+			if sym {
+				_, err = envtest.CompareForgetEventuallySymmetric(sp, sf, 100_000)
+			} else {
+				_, err = envtest.CompareForgetEventually(plain, forget, 100_000)
+			}
+			switch {
+			case mut == mutant.None && err != nil:
+				t.Fatalf("correct Forget, symmetry %v: %v", sym, err)
+			case mut != mutant.None && (err == nil || !strings.Contains(err.Error(), "violated {} without forgetting, {completeness-eventually} with")):
+				t.Fatalf("Forget mutant %s, symmetry %v: the guard says %v, want completeness-eventually violated with forgetting only", mut, sym, err)
+			case mut != mutant.None:
+				t.Logf("Forget mutant %s, symmetry %v: caught: %v", mut, sym, err)
+			}
+		}
+	}
 }
