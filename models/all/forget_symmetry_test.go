@@ -1,14 +1,21 @@
 package all
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
+	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	"github.com/ftkernel/ftkernel/registry"
+	gfd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
+	rfd "github.com/ftkernel/ftkernel/statemachine/ringfd"
 )
 
 // TestForgetSymmetrySoundness: on every configuration of forgetConfigs
@@ -86,3 +93,77 @@ func symmetricPair(t *testing.T, protocol string, args []string) (plain, forget 
 	}
 	return out[0], out[1], true
 }
+
+// TestForgetCommutesWithRotation checks the premise (P) of
+// envtest.CompareForgetSymmetric at the level where it can fail, the node:
+// on every world that the plain depth-first search of the short symmetric
+// configurations of forgetConfigs visits, for every node n (crashed or
+// not: Forget is a function of the node) and every rotation k, the
+// forgotten node of the rotated node encodes as the rotation of the
+// forgotten node (gossipfd: n.Rotate(k).Forget() and
+// n.Forget().AppendRotated(k); ringfd: Rotated, for daemons and processes).
+// Clearing a crashed process's detections is the other half of φ and
+// commutes with any renaming of ranks. It fails if no node had anything
+// to forget (Forget's encoding equal to the node's).
+func TestForgetCommutesWithRotation(t *testing.T) {
+	checked, changed := 0, 0
+	commutes := func(w *env.World) error {
+		for r := range core.Rank(w.N()) {
+			for k := range w.N() {
+				var rotForget, forgetRot, plain, forgot []byte
+				switch n := w.Node(r).(type) {
+				case *gfd.Node:
+					rotForget = n.Rotate(k).Forget().AppendBinary(nil)
+					forgetRot = n.Forget().(*gfd.Node).AppendRotated(nil, k)
+					plain, forgot = n.AppendBinary(nil), n.Forget().AppendBinary(nil)
+				case *rfd.Daemon:
+					rotForget = n.Rotated(k).Forget().AppendBinary(nil)
+					forgetRot = n.Forget().(*rfd.Daemon).AppendRotated(nil, k)
+					plain, forgot = n.AppendBinary(nil), n.Forget().AppendBinary(nil)
+				case *rfd.Process:
+					rotForget = n.Rotated(k).Forget().AppendBinary(nil)
+					forgetRot = n.Forget().(*rfd.Process).AppendRotated(nil, k)
+					plain, forgot = n.AppendBinary(nil), n.Forget().AppendBinary(nil)
+				default:
+					return fmt.Errorf("%v: node %T has no rotation", r, n)
+				}
+				checked++
+				if !bytes.Equal(plain, forgot) {
+					changed++
+				}
+				if !bytes.Equal(rotForget, forgetRot) {
+					return fmt.Errorf("%v, rotation %d: Forget of the rotated node %x, rotation of the forgotten node %x", r, k, rotForget, forgetRot)
+				}
+			}
+		}
+		return nil
+	}
+	for _, c := range forgetConfigs {
+		if c.long || (c.protocol != "gossipfd" && c.protocol != "ringfd") {
+			continue
+		}
+		args := strings.Fields(c.args)
+		if _, _, ok := symmetricPair(t, c.protocol, args); !ok {
+			continue
+		}
+		plain, _ := forgetPair(t, c.protocol, args)
+		m := propsOnly{plain, []checker.Property[*env.World]{{Name: "forget-commutes-with-rotation", Kind: checker.Invariant, Check: commutes}}}
+		res := checker.DFS[*env.World](m, checker.Options{MaxStates: 30_000})
+		if res.Err != nil || !res.Complete || len(res.Violations) > 0 {
+			t.Fatalf("%s %s: %v, complete %v, violations %v", c.protocol, c.args, res.Err, res.Complete, res.Violations)
+		}
+		t.Logf("%s %s: %d worlds", c.protocol, c.args, res.States)
+	}
+	if changed == 0 {
+		t.Fatalf("%d (node, rotation) pairs checked, none with anything to forget", checked)
+	}
+	t.Logf("%d (node, rotation) pairs checked, %d with something forgotten", checked, changed)
+}
+
+// propsOnly is an env model with other properties.
+type propsOnly struct {
+	*env.Model
+	props []checker.Property[*env.World]
+}
+
+func (m propsOnly) Properties() []checker.Property[*env.World] { return m.props }
