@@ -12,6 +12,8 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/models/gossipfd"
 	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	"github.com/ftkernel/ftkernel/registry"
 	gfd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
@@ -106,7 +108,34 @@ func symmetricPair(t *testing.T, protocol string, args []string) (plain, forget 
 // commutes with any renaming of ranks. It fails if no node had anything
 // to forget (Forget's encoding equal to the node's).
 func TestForgetCommutesWithRotation(t *testing.T) {
-	checked, changed := 0, 0
+	var counts [2]int
+	for _, c := range forgetConfigs {
+		if c.long || (c.protocol != "gossipfd" && c.protocol != "ringfd") {
+			continue
+		}
+		args := strings.Fields(c.args)
+		if _, _, ok := symmetricPair(t, c.protocol, args); !ok {
+			continue
+		}
+		plain, _ := forgetPair(t, c.protocol, args)
+		res := checker.DFS[*env.World](commutesChecked(plain, &counts), checker.Options{MaxStates: 30_000})
+		if res.Err != nil || !res.Complete || len(res.Violations) > 0 {
+			t.Fatalf("%s %s: %v, complete %v, violations %v", c.protocol, c.args, res.Err, res.Complete, res.Violations)
+		}
+		t.Logf("%s %s: %d worlds", c.protocol, c.args, res.States)
+	}
+	if counts[1] == 0 {
+		t.Fatalf("%d (node, rotation) pairs checked, none with anything to forget", counts[0])
+	}
+	t.Logf("%d (node, rotation) pairs checked, %d with something forgotten", counts[0], counts[1])
+}
+
+// commutesChecked is m with one invariant, forget-commutes-with-rotation:
+// for every node n of the world and every rotation k < N (ranks), the
+// forgotten node of n rotated by k encodes as the rotation of n's
+// forgotten node. counts[0] counts the (node, rotation) pairs checked,
+// counts[1] those whose node Forget changes.
+func commutesChecked(m *env.Model, counts *[2]int) propsOnly {
 	commutes := func(w *env.World) error {
 		for r := range core.Rank(w.N()) {
 			for k := range w.N() {
@@ -127,9 +156,9 @@ func TestForgetCommutesWithRotation(t *testing.T) {
 				default:
 					return fmt.Errorf("%v: node %T has no rotation", r, n)
 				}
-				checked++
+				counts[0]++
 				if !bytes.Equal(plain, forgot) {
-					changed++
+					counts[1]++
 				}
 				if !bytes.Equal(rotForget, forgetRot) {
 					return fmt.Errorf("%v, rotation %d: Forget of the rotated node %x, rotation of the forgotten node %x", r, k, rotForget, forgetRot)
@@ -138,26 +167,52 @@ func TestForgetCommutesWithRotation(t *testing.T) {
 		}
 		return nil
 	}
-	for _, c := range forgetConfigs {
-		if c.long || (c.protocol != "gossipfd" && c.protocol != "ringfd") {
-			continue
+	return propsOnly{m, []checker.Property[*env.World]{{Name: "forget-commutes-with-rotation", Kind: checker.Invariant, Check: commutes}}}
+}
+
+// TestForgetSymmetryGuardCatchesNonCommutingForget: a Forget that keeps
+// more than the properties read but names a host (the test-only gossipfd
+// MutantForgetKeepsHost0 keeps host 0's heartbeat and lastInc entries)
+// is sound without symmetry, and envtest.CompareForget passes on it, but
+// it breaks the premise (P) of the composition with the rotations:
+// commutesChecked fails on it, and envtest.CompareForgetSymmetric reports
+// that the classes of the forgetting symmetric search are not the images
+// of the plain symmetric search's, while the correct Forget passes all
+// three (gossipfd --timing bounded, forgetConfigs' first gossipfd row).
+func TestForgetSymmetryGuardCatchesNonCommutingForget(t *testing.T) {
+	want, _ := forgetPair(t, "gossipfd", []string{"--timing", "bounded"})
+	build := func(mut mutant.Name, forget bool) *env.Model {
+		cfg := gfd.Config{N: 4, Variant: gfd.BRR, Cleanup: 4, Ping: true, TGossip: 4, PingTimeout: 3, MaxRounds: 8, Mutant: mut}
+		m, err := gossipfd.NewEnvModel(gossipfd.EnvParams{Node: cfg, Crashes: 1, Delta: 1, DetectBound: 9, ForgetCrashed: forget})
+		if err != nil {
+			t.Fatal(err)
 		}
-		args := strings.Fields(c.args)
-		if _, _, ok := symmetricPair(t, c.protocol, args); !ok {
-			continue
-		}
-		plain, _ := forgetPair(t, c.protocol, args)
-		m := propsOnly{plain, []checker.Property[*env.World]{{Name: "forget-commutes-with-rotation", Kind: checker.Invariant, Check: commutes}}}
-		res := checker.DFS[*env.World](m, checker.Options{MaxStates: 30_000})
-		if res.Err != nil || !res.Complete || len(res.Violations) > 0 {
-			t.Fatalf("%s %s: %v, complete %v, violations %v", c.protocol, c.args, res.Err, res.Complete, res.Violations)
-		}
-		t.Logf("%s %s: %d worlds", c.protocol, c.args, res.States)
+		return m
 	}
-	if changed == 0 {
-		t.Fatalf("%d (node, rotation) pairs checked, none with anything to forget", checked)
+	if got := build(mutant.None, false).Name(); got != want.Name() {
+		t.Fatalf("the test's model is %q, not the list's %q", got, want.Name())
 	}
-	t.Logf("%d (node, rotation) pairs checked, %d with something forgotten", checked, changed)
+	for _, mut := range []mutant.Name{mutant.None, gfd.MutantForgetKeepsHost0} {
+		plain, forget := build(mut, false), build(mut, true)
+		if _, err := envtest.CompareForget(plain, forget, 100_000, false); err != nil {
+			t.Fatalf("Forget %q without symmetry: %v", mut, err)
+		}
+		var counts [2]int
+		res := checker.DFS[*env.World](commutesChecked(plain, &counts), checker.Options{MaxStates: 100_000})
+		_, err := envtest.CompareForgetSymmetric(gossipfd.SymmetricEnv{Model: plain}, gossipfd.SymmetricEnv{Model: forget}, 100_000)
+		switch {
+		case res.Err != nil || !res.Complete && len(res.Violations) == 0:
+			t.Fatalf("Forget %q: the commutation search: %v, complete %v", mut, res.Err, res.Complete)
+		case mut == mutant.None && (len(res.Violations) > 0 || err != nil):
+			t.Fatalf("correct Forget: commutation violations %v, symmetric guard %v", res.Violations, err)
+		case mut != mutant.None && len(res.Violations) == 0:
+			t.Fatalf("Forget mutant %s: commutes with every rotation on %d worlds", mut, res.States)
+		case mut != mutant.None && (err == nil || !strings.Contains(err.Error(), "classes")):
+			t.Fatalf("Forget mutant %s: the symmetric guard says %v, want a difference in the classes", mut, err)
+		case mut != mutant.None:
+			t.Logf("Forget mutant %s: %s; the symmetric guard: %v", mut, res.Violations[0].Violation, err)
+		}
+	}
 }
 
 // propsOnly is an env model with other properties.
