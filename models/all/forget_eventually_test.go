@@ -32,18 +32,18 @@ func eventuallyArgs(protocol string, args []string) []string {
 // time in ¬P) as the plain one, and its counterexamples replay on both
 // models (envtest.CompareForgetEventually); on a model with a symmetry the
 // same holds of the two symmetric searches
-// (envtest.CompareForgetEventuallySymmetric). Bounds and skips as in
-// TestForgetSoundness, but in CI the mutants of a configuration up to
-// 10,000 states run. It logs the state counts and the verdicts.
+// (envtest.CompareForgetEventuallySymmetric). Without FTKERNEL_LONG=1 a
+// comparison with a graph search over 10,000 states is skipped (logged):
+// the configurations with Eventually properties have 5,313 (gossipfd) and
+// 9,227 (ringfd) states, and their mutants, where the verdicts differ from
+// "holds", run up to that bound. It logs the state counts and the
+// verdicts, and fails if no run had an Eventually property violated (the
+// comparison would then only ever compare "holds" with "holds").
 func TestForgetEventuallySoundness(t *testing.T) {
 	long := os.Getenv("FTKERNEL_LONG") == "1"
 	bound, mutantBound := int64(3_000_000), int64(3_000_000)
 	if !long {
-		// Mutants up to 10,000 states (not 4,000): the configurations
-		// with Eventually properties are 5,313 (gossipfd) and 9,227
-		// (ringfd) states, and their mutants are where the verdicts
-		// differ from "holds".
-		bound, mutantBound = 30_000, 10_000
+		bound, mutantBound = 10_000, 10_000
 	}
 	var states, forgot [2]int64
 	runs, violations := 0, 0
