@@ -63,7 +63,9 @@ import (
 //   - Cycles (Eventually properties, lassos). The crashed set only grows,
 //     so no crash lies on a cycle, and along a cycle every crashed node
 //     stays as it is: a cycle of the forgetting graph lifts to a cycle of
-//     the plain graph and back, with the same verdicts at every state.
+//     the plain graph and back, with the same verdicts at every state
+//     (the guard: envtest.CompareForgetEventually, which also asks for
+//     the same bounds).
 //   - Quiescent worlds. The quiescent worlds of the forgetting search are
 //     the φ-images of those of the plain search (the guard,
 //     envtest.CompareForget, compares the two sets by encoding).
@@ -89,7 +91,10 @@ import (
 //     rotations of gossipfd and ringfd qualify (their Forget keeps sets
 //     and counters that rotate with the ranks and resets the rest to the
 //     rank's initial values, which rotate too), and the symmetric and
-//     plain searches agree (docs/scale.md).
+//     plain searches agree (docs/scale.md). What is comparable under
+//     symmetry (classes, not representatives) and the guard are in
+//     envtest.CompareForgetSymmetric; models/all
+//     TestForgetCommutesWithRotation checks the commutation node by node.
 //   - Checkpoints and resume. The forgotten node is an ordinary node state:
 //     it encodes with AppendBinary, decodes with Config.Codec (Forget must
 //     return a node the codec decodes to an equal encoding), so a world's

@@ -3,6 +3,7 @@ package gossipfd
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -78,6 +79,10 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			return nil, fmt.Errorf("--n %d: exhaustive checking is for 2 ≤ n ≤ 16 (use ftcheck simulate gossipfd beyond)", *n)
 		}
 		c := fd.Config{N: *n, Variant: v, Cleanup: uint64(*cleanup), Ping: *ping, Mutant: mutant.Name(*mut)}
+		if c.Mutant != mutant.None && !slices.Contains(fd.Mutants, c.Mutant) {
+			// fd.ForgetMutants are test-only wrong Forgets, not --mutant's.
+			return nil, registry.ErrUnknownMutant("gossipfd", *mut)
+		}
 		switch *pong {
 		case "refresh":
 		case "withdraw":

@@ -2,6 +2,7 @@ package ringfd
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"github.com/ftkernel/ftkernel/registry"
 	"slices"
@@ -21,7 +22,8 @@ import (
 // lifts lassos found on classes back to real cycles).
 type SymModel struct {
 	*env.Model
-	cfg *fd.Config
+	cfg  *fd.Config
+	fifo bool // env.FIFO: the order of a pair's messages is part of the world
 }
 
 var _ checker.CanonicalEncoder[*env.World] = (*SymModel)(nil)
@@ -45,7 +47,7 @@ func NewSymModel(p CheckParams) (*SymModel, error) {
 	if !cfg.RotationInvariant() {
 		return nil, errNotRotation
 	}
-	return &SymModel{Model: m, cfg: &cfg}, nil
+	return &SymModel{Model: m, cfg: &cfg, fifo: p.Network == env.FIFO}, nil
 }
 
 // EncodeCanonical appends the key of w's rotation class: the least,
@@ -62,7 +64,7 @@ func (m *SymModel) EncodeCanonical(b []byte, w *env.World) []byte {
 // self-delimiting, so comparing part by part is comparing the whole keys
 // bytewise, and usually one rotation is left after the first daemon.
 func (m *SymModel) Canonical(w *env.World) (int, []byte) {
-	snap := snapshotOf(m.cfg, w)
+	snap := snapshotOf(m.cfg, w, m.fifo)
 	n := m.cfg.N
 	keys := make([][]byte, n)
 	alive := make([]int, n)
@@ -92,22 +94,30 @@ func (m *SymModel) Canonical(w *env.World) (int, []byte) {
 	return alive[0], keys[alive[0]]
 }
 
-// RotationKey is a complete encoding of the world w would be after the
+// RotationKey is a complete encoding of the world w of m would be after the
 // rotation by k, built from w's accessors (not env's encoding): the budget
 // spent, then for every rank r' in order, with r = r' rotated by −k: r's
 // crash flag, its node state rotated, the crashed processes reported to it
 // by the local detector (rotated), its calls made, its awaiting flag and
 // history length, its armed timers with their deadline offsets, and its
-// inbox as the sorted list of (sender rotated, message rotated, deadline
-// offset), one entry per copy.
-func RotationKey(c *fd.Config, w *env.World, k int) []byte {
-	return snapshotOf(c, w).appendKey(nil, c, k)
+// inbox as the list of (sender rotated, message rotated, deadline offset),
+// one entry per copy: sorted (a multiset) on the unordered network; on the
+// FIFO network ordered by rotated sender and, within a sender, in queue
+// order (env.World.InFlight's order), which is part of the world: sorting
+// it too would give two worlds that differ only in the order of a pair's
+// queue (HB then FAULT, FAULT then HB) one key, and the symmetric search
+// would then skip reachable classes (found by models/all
+// TestForgetSymmetrySoundness, envtest.CompareForgetSymmetric's search
+// without symmetry; TestSymmetryKeyComplete).
+func (m *SymModel) RotationKey(w *env.World, k int) []byte {
+	return snapshotOf(m.cfg, w, m.fifo).appendKey(nil, m.cfg, k)
 }
 
 // snapshot is what RotationKey reads of a world, gathered once for the N
 // rotations.
 type snapshot struct {
 	spent int
+	fifo  bool // keep each sender's queue order (env.FIFO)
 	ranks []rankSnap
 }
 
@@ -129,8 +139,8 @@ type inMsg struct {
 	d    int32
 }
 
-func snapshotOf(c *fd.Config, w *env.World) *snapshot {
-	s := &snapshot{spent: w.Spent(), ranks: make([]rankSnap, c.Ranks())}
+func snapshotOf(c *fd.Config, w *env.World, fifo bool) *snapshot {
+	s := &snapshot{spent: w.Spent(), fifo: fifo, ranks: make([]rankSnap, c.Ranks())}
 	for r := range s.ranks {
 		rank := core.Rank(r)
 		rs := &s.ranks[r]
@@ -172,6 +182,7 @@ type scratch struct {
 	msg     []byte
 	arena   []byte
 	entries [][]byte
+	from    []core.Rank // the rotated sender of each entry (FIFO)
 }
 
 // appendRank appends the part of RotationKey for rotation k that rank
@@ -201,9 +212,10 @@ func (s *snapshot) appendRank(b []byte, c *fd.Config, r, k int, sc *scratch) []b
 	if len(rs.inbox) == 0 {
 		return b
 	}
-	sc.arena, sc.entries = sc.arena[:0], sc.entries[:0]
+	sc.arena, sc.entries, sc.from = sc.arena[:0], sc.entries[:0], sc.from[:0]
 	ends := make([]int, 0, len(rs.inbox))
 	for _, e := range rs.inbox {
+		sc.from = append(sc.from, c.RotateRank(e.from, k))
 		sc.arena = core.AppendUint(sc.arena, uint64(c.RotateRank(e.from, k)))
 		sc.msg = c.AppendRotatedMessage(sc.msg[:0], e.msg, k)
 		sc.arena = core.AppendBytes(sc.arena, sc.msg)
@@ -214,6 +226,19 @@ func (s *snapshot) appendRank(b []byte, c *fd.Config, r, k int, sc *scratch) []b
 	for _, end := range ends {
 		sc.entries = append(sc.entries, sc.arena[prev:end])
 		prev = end
+	}
+	if s.fifo {
+		// Stable by rotated sender: InFlight lists a receiver's messages
+		// by sender, each sender's in queue order, which this keeps.
+		idx := make([]int, len(sc.entries))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(sc.from[x], sc.from[y]) })
+		for _, i := range idx {
+			b = append(b, sc.entries[i]...)
+		}
+		return b
 	}
 	slices.SortFunc(sc.entries, bytes.Compare)
 	for _, x := range sc.entries {

@@ -115,18 +115,18 @@ func TestSymmetryCanonical(t *testing.T) {
 				}
 				kmin, canon := sm.Canonical(w)
 				for k, rw := range rws {
-					if !bytes.Equal(RotationKey(cfg, rw, 0), RotationKey(cfg, w, k)) {
+					if !bytes.Equal(sm.RotationKey(rw, 0), sm.RotationKey(w, k)) {
 						t.Fatalf("%+v step %d: the world rotated by %d is not what RotationKey(w, %d) encodes", p, step, k, k)
 					}
 					if _, c := sm.Canonical(rw); !bytes.Equal(c, canon) {
 						t.Fatalf("%+v step %d: canonical key not invariant under rotation %d", p, step, k)
 					}
 				}
-				if !bytes.Equal(RotationKey(cfg, rws[kmin], 0), canon) {
+				if !bytes.Equal(sm.RotationKey(rws[kmin], 0), canon) {
 					t.Fatalf("%+v step %d: the least rotation's world is not its own canonical form", p, step)
 				}
 				for _, x := range []*env.World{w, rws[1]} {
-					id, e := string(RotationKey(cfg, x, 0)), string(sm.Encode(nil, x))
+					id, e := string(sm.RotationKey(x, 0)), string(sm.Encode(nil, x))
 					if old, ok := byKey[id]; ok && old != e {
 						t.Fatalf("%+v: two different worlds share an identity key", p)
 					}
@@ -193,48 +193,54 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 	}
 }
 
-// TestSymmetryKeyComplete: over every reachable world of a small model
-// with Δ = 2 (messages with different deadlines in flight) and a process
-// per daemon, equal identity keys (RotationKey for k = 0) mean equal env
-// encodings, and the number of distinct canonical keys is at least the
-// number of worlds divided by N (each class has at most N members).
+// TestSymmetryKeyComplete: over every reachable world of two small
+// models, one with Δ = 2 (messages with different deadlines in flight) and
+// a process per daemon, one on the FIFO network (several messages of one
+// pair in flight, whose queue order is part of the world), equal identity
+// keys (RotationKey for k = 0) mean equal env encodings, and the number of
+// distinct canonical keys is at least the number of worlds divided by N
+// (each class has at most N members).
 func TestSymmetryKeyComplete(t *testing.T) {
-	p := CheckParams{N: 2, Procs: 1, Crashes: 1, Delta: 2, Period: 2, Timeout: 5}
-	sm, err := NewSymModel(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	byKey := map[string]string{}
-	canon := map[string]bool{}
-	queue := sm.Init()
-	for _, w := range queue {
-		seen[string(sm.Encode(nil, w))] = true
-	}
-	for len(queue) > 0 {
-		w := queue[0]
-		queue = queue[1:]
-		e := string(sm.Encode(nil, w))
-		id := string(RotationKey(sm.cfg, w, 0))
-		if old, ok := byKey[id]; ok && old != e {
-			t.Fatalf("two different worlds share an identity key: %v", w)
+	for _, p := range []CheckParams{
+		{N: 2, Procs: 1, Crashes: 1, Delta: 2, Period: 2, Timeout: 5},
+		{N: 3, Procs: 1, Crashes: 1, Delta: 1, Period: 2, Timeout: 4, Network: env.FIFO, DaemonCrashesOnly: true},
+	} {
+		sm, err := NewSymModel(p)
+		if err != nil {
+			t.Fatal(err)
 		}
-		byKey[id] = e
-		_, c := sm.Canonical(w)
-		canon[string(c)] = true
-		for _, a := range sm.Actions(w, nil) {
-			nw, err := sm.Apply(w, a)
-			if err != nil {
-				t.Fatal(err)
+		seen := map[string]bool{}
+		byKey := map[string]string{}
+		canon := map[string]bool{}
+		queue := sm.Init()
+		for _, w := range queue {
+			seen[string(sm.Encode(nil, w))] = true
+		}
+		for len(queue) > 0 {
+			w := queue[0]
+			queue = queue[1:]
+			e := string(sm.Encode(nil, w))
+			id := string(sm.RotationKey(w, 0))
+			if old, ok := byKey[id]; ok && old != e {
+				t.Fatalf("%+v: two different worlds share an identity key: %v", p, w.InFlight())
 			}
-			if k := string(sm.Encode(nil, nw)); !seen[k] {
-				seen[k] = true
-				queue = append(queue, nw)
+			byKey[id] = e
+			_, c := sm.Canonical(w)
+			canon[string(c)] = true
+			for _, a := range sm.Actions(w, nil) {
+				nw, err := sm.Apply(w, a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if k := string(sm.Encode(nil, nw)); !seen[k] {
+					seen[k] = true
+					queue = append(queue, nw)
+				}
 			}
 		}
+		if len(canon)*p.N < len(seen) || len(canon) >= len(seen) {
+			t.Fatalf("%+v: %d worlds, %d classes", p, len(seen), len(canon))
+		}
+		t.Logf("%+v: %d worlds, %d identity keys, %d rotation classes", p, len(seen), len(byKey), len(canon))
 	}
-	if len(canon)*p.N < len(seen) || len(canon) >= len(seen) {
-		t.Fatalf("%d worlds, %d classes", len(seen), len(canon))
-	}
-	t.Logf("%d worlds, %d identity keys, %d rotation classes", len(seen), len(byKey), len(canon))
 }

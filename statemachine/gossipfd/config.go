@@ -123,7 +123,7 @@ func (c *Config) Validate() error {
 	}
 	switch c.Mutant {
 	case mutant.None, MutantBRROffset2r, MutantDBRRSameDirection, MutantMergeLastReceived,
-		MutantCleanupGE, MutantPingNeverAnswers, MutantNeverSuspect:
+		MutantCleanupGE, MutantPingNeverAnswers, MutantNeverSuspect, MutantForgetDropsRound, MutantForgetKeepsHost0:
 	default:
 		return bad("unknown mutant %q", c.Mutant)
 	}

@@ -1,6 +1,7 @@
 package gossipfd
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/internal/forgettest"
@@ -36,5 +37,32 @@ func TestForget(t *testing.T) {
 	}
 	if news == 0 {
 		t.Fatal("no reached state had news of another host: the states do not exercise Forget")
+	}
+}
+
+// TestForgetMutantDropsRound: the test-only MutantForgetDropsRound is
+// accepted by a Config (not by Mutants) and makes Forget return round 0,
+// a node DecodeNode reads back.
+func TestForgetMutantDropsRound(t *testing.T) {
+	dropped := false
+	for _, n := range reachedStates(t) {
+		cfg := *n.cfg
+		cfg.Mutant = MutantForgetDropsRound
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		m := n.clone()
+		m.cfg = &cfg
+		f := m.Forget().(*Node)
+		if f.Round() != 0 {
+			t.Fatalf("the mutant kept round %d of %v", f.Round(), n)
+		}
+		if _, err := DecodeNode(f.AppendBinary(nil), f.self, &cfg); err != nil {
+			t.Fatalf("the mutant's forgotten node does not decode: %v", err)
+		}
+		dropped = dropped || n.Round() > 0
+	}
+	if !dropped || slices.Contains(Mutants, MutantForgetDropsRound) {
+		t.Fatalf("no state past round 0 (%v), or the Forget mutant is a protocol mutant", dropped)
 	}
 }

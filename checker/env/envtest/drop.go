@@ -1,10 +1,8 @@
 package envtest
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 )
 
@@ -38,58 +36,10 @@ type DropReport struct {
 // Deliver names its message by its rank among the sender's in the inbox,
 // which the dropped messages shift.
 func CompareDrop(plain, drop *env.Model, maxStates int64, por bool) (DropReport, error) {
-	var rep DropReport
 	if plain.DropsAbsorbed() || !drop.DropsAbsorbed() {
-		return rep, fmt.Errorf("envtest: CompareDrop(%s, %s): want a plain model and a dropping one", plain.Name(), drop.Name())
+		return DropReport{}, fmt.Errorf("envtest: CompareDrop(%s, %s): want a plain model and a dropping one", plain.Name(), drop.Name())
 	}
-	image := func(w *env.World) (string, error) {
-		dw, err := plain.WithoutAbsorbed(w)
-		if err != nil {
-			return "", err
-		}
-		return string(plain.Encode(nil, dw)), nil
-	}
-	same := func(w *env.World) (string, error) { return string(drop.Encode(nil, w)), nil }
-	pres, pq, _, pall, err := dfsKeys(plain, maxStates, por, !por, image)
-	if err != nil {
-		return rep, err
-	}
-	dres, dq, _, dall, err := dfsKeys(drop, maxStates, por, !por, same)
-	if err != nil {
-		return rep, err
-	}
-	rep = DropReport{States: pres.States, DropStates: dres.States, Transitions: pres.Transitions,
-		DropTransitions: dres.Transitions, Quiescent: len(pq), Violated: violated(pres)}
-	name := fmt.Sprintf("%s (por %v)", drop.Name(), por)
-	switch {
-	case violated(dres) != rep.Violated:
-		return rep, fmt.Errorf("%s: violated {%s} without dropping, {%s} with", name, rep.Violated, violated(dres))
-	case !por && dres.States > pres.States:
-		return rep, fmt.Errorf("%s: %d states with dropping, %d without", name, dres.States, pres.States)
-	case !sameKeys(pq, dq):
-		return rep, fmt.Errorf("%s: %d quiescent worlds with dropping, %d images of the plain ones, not the same", name, len(dq), len(pq))
-	case !por && !sameKeys(pall, dall):
-		return rep, fmt.Errorf("%s: %d worlds with dropping, %d images of the plain ones, not the same", name, len(dall), len(pall))
-	}
-	for _, tr := range dres.Violations {
-		_, err := checker.Replay[*env.World](drop, tr)
-		var ve *checker.ViolationError
-		if !errors.As(err, &ve) || ve.Violation.Property != tr.Violation.Property {
-			return rep, fmt.Errorf("%s: the counterexample of %s does not replay to it: %v", name, tr.Violation.Property, err)
-		}
-	}
-	return rep, nil
-}
-
-// sameKeys reports whether a and b hold the same keys.
-func sameKeys(a, b map[string]bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if !b[k] {
-			return false
-		}
-	}
-	return true
+	r, err := compareImages(plain, drop, plain.WithoutAbsorbed, maxStates, por, "dropping", []*env.Model{drop})
+	return DropReport{States: r.states, DropStates: r.reducedStates, Transitions: r.transitions,
+		DropTransitions: r.reducedTransitions, Quiescent: r.reducedQuiescent, Violated: r.violated}, err
 }

@@ -1,7 +1,6 @@
 package envtest
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -43,69 +42,27 @@ type ForgetReport struct {
 // (a model that never quiesces, such as ringfd's, has no quiescent world
 // to compare).
 func CompareForget(plain, forget *env.Model, maxStates int64, por bool) (ForgetReport, error) {
-	var rep ForgetReport
 	if plain.ForgetsCrashed() || !forget.ForgetsCrashed() {
-		return rep, fmt.Errorf("envtest: CompareForget(%s, %s): want a plain model and a forgetting one", plain.Name(), forget.Name())
+		return ForgetReport{}, fmt.Errorf("envtest: CompareForget(%s, %s): want a plain model and a forgetting one", plain.Name(), forget.Name())
 	}
-	image := func(w *env.World) (string, error) {
-		fw, err := plain.Forgotten(w)
-		if err != nil {
-			return "", err
-		}
-		return string(plain.Encode(nil, fw)), nil
-	}
-	same := func(w *env.World) (string, error) { return string(forget.Encode(nil, w)), nil }
-	pres, pq, pn, pall, err := dfsKeys(plain, maxStates, por, !por, image)
-	if err != nil {
-		return rep, err
-	}
-	fres, fq, _, fall, err := dfsKeys(forget, maxStates, por, !por, same)
-	if err != nil {
-		return rep, err
-	}
-	rep = ForgetReport{States: pres.States, ForgetStates: fres.States, Transitions: pres.Transitions,
-		ForgetTransitions: fres.Transitions, Quiescent: pn, ForgetQuiescent: len(fq), Violated: violated(pres)}
-	name := fmt.Sprintf("%s (por %v)", forget.Name(), por)
-	switch {
-	case violated(fres) != rep.Violated:
-		return rep, fmt.Errorf("%s: violated {%s} without forgetting, {%s} with", name, rep.Violated, violated(fres))
-	case !por && fres.States > pres.States:
-		return rep, fmt.Errorf("%s: %d states with forgetting, %d without", name, fres.States, pres.States)
-	case len(fq) != len(pq):
-		return rep, fmt.Errorf("%s: %d quiescent worlds with forgetting, %d images of the plain ones", name, len(fq), len(pq))
-	}
-	for k := range pq {
-		if !fq[k] {
-			return rep, fmt.Errorf("%s: the image of a quiescent plain world is not a quiescent world of the forgetting search", name)
-		}
-	}
-	if !por {
-		if len(pall) != len(fall) {
-			return rep, fmt.Errorf("%s: %d worlds with forgetting, %d images of the plain ones", name, len(fall), len(pall))
-		}
-		for k := range pall {
-			if !fall[k] {
-				return rep, fmt.Errorf("%s: the image of a plain world is not a world of the forgetting search", name)
-			}
-		}
-	}
-	for _, tr := range fres.Violations {
-		for _, m := range []*env.Model{forget, plain} {
-			_, err := checker.Replay[*env.World](m, tr)
-			var ve *checker.ViolationError
-			if !errors.As(err, &ve) || ve.Violation.Property != tr.Violation.Property {
-				return rep, fmt.Errorf("%s: the counterexample of %s found with forgetting does not replay to it on %s: %v", name, tr.Violation.Property, m.Name(), err)
-			}
-		}
-	}
-	return rep, nil
+	r, err := compareImages(plain, forget, plain.Forgotten, maxStates, por, "forgetting", []*env.Model{forget, plain})
+	return ForgetReport{States: r.states, ForgetStates: r.reducedStates, Transitions: r.transitions,
+		ForgetTransitions: r.reducedTransitions, Quiescent: r.quiescent, ForgetQuiescent: r.reducedQuiescent,
+		Violated: r.violated}, err
 }
 
 // dfsKeys runs DFS on m (with persistent sets when por) and returns the
 // result, the set of key(w) over its quiescent worlds w, the number of
 // those worlds (distinct encodings), and, when recordAll (never with por),
 // the set of key(w) over every world visited.
-func dfsKeys(m *env.Model, maxStates int64, por, recordAll bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
+//
+// With canon not nil the search runs under Options.Symmetry with canon's
+// EncodeCanonical as the visited-set key (one world per symmetry class;
+// persistent sets are then off, checker.Options.POR): the quiescent and
+// visited worlds recorded are the representatives the search happened to
+// visit, so key should be a class function (a canonical key) for the sets
+// to be comparable.
+func dfsKeys(m *env.Model, canon checker.CanonicalEncoder[*env.World], maxStates int64, por, recordAll bool, key func(*env.World) (string, error)) (*checker.Result, map[string]bool, int, map[string]bool, error) {
 	seen, worlds, all := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	every := checker.Property[*env.World]{Name: "envtest-world-record", Kind: checker.Invariant,
 		Check: func(w *env.World) error {
@@ -138,8 +95,17 @@ func dfsKeys(m *env.Model, maxStates int64, por, recordAll bool, key func(*env.W
 		// turns them off (checker.Persistent).
 		props = append(props, every)
 	}
-	qm := quietRecorder{Model: m, props: props}
-	res := checker.DFS[*env.World](qm, checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates})
+	opt := checker.Options{POR: por, ContinueAfterViolation: true, MaxStates: maxStates}
+	var res *checker.Result
+	if canon != nil {
+		opt.Symmetry = true
+		res = checker.DFS[*env.World](symRecorder{quietRecorder{Model: m, props: props}, canon}, opt)
+		if !res.Symmetry {
+			return nil, nil, 0, nil, fmt.Errorf("%s: the search did not use the symmetry", m.Name())
+		}
+	} else {
+		res = checker.DFS[*env.World](quietRecorder{Model: m, props: props}, opt)
+	}
 	if res.Err != nil {
 		return nil, nil, 0, nil, fmt.Errorf("%s (por %v): %w", m.Name(), por, res.Err)
 	}

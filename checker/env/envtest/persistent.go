@@ -90,11 +90,22 @@ type quietRecorder struct {
 
 func (q quietRecorder) Properties() []checker.Property[*env.World] { return q.props }
 
+// symRecorder is a quietRecorder with a canonical encoder (the symmetry of
+// the model it records), the visited-set key under Options.Symmetry.
+type symRecorder struct {
+	quietRecorder
+	canon checker.CanonicalEncoder[*env.World]
+}
+
+func (q symRecorder) EncodeCanonical(b []byte, w *env.World) []byte {
+	return q.canon.EncodeCanonical(b, w)
+}
+
 // dfsQuiet runs DFS (with persistent sets when por) and returns the
 // result and the set of quiescent worlds' encodings.
 func dfsQuiet(m *env.Model, maxStates int64, por bool) (*checker.Result, map[string]bool, error) {
 	encoding := func(w *env.World) (string, error) { return string(m.Encode(nil, w)), nil }
-	res, seen, _, _, err := dfsKeys(m, maxStates, por, false, encoding)
+	res, seen, _, _, err := dfsKeys(m, nil, maxStates, por, false, encoding)
 	return res, seen, err
 }
 
