@@ -1,17 +1,13 @@
 package all
 
 import (
-	"errors"
-	"os"
-	"strings"
+	"fmt"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/checker/env/envtest"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/models/correction"
-	"github.com/ftkernel/ftkernel/models/internal/modeltest"
-	"github.com/ftkernel/ftkernel/registry"
 	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
@@ -20,27 +16,23 @@ import (
 // search, each with every mutant of its protocol: the models whose nodes
 // declare absorbed messages (env.Absorber), corrected broadcast's. The
 // short set runs in CI; FTKERNEL_LONG=1 adds the rest.
-var dropConfigs = []struct {
-	protocol string
-	args     string
-	long     bool // only with FTKERNEL_LONG=1
-}{
-	{"correction", "--P 2", false},
-	{"correction", "--P 3 --timing rounds --faults 2", false},
-	{"correction", "--P 3 --faults 0", false},
-	{"correction", "--P 2 --forget-crashed --lose-on-crash", false},
-	{"correction", "--P 3", true},
-	{"correction", "--P 3 --faults 2", true},
-	{"correction", "--P 3 --faults 2 --forget-crashed", true},
-	{"correction", "--P 3 --correction opportunistic", true},
-	{"correction", "--P 3 --correction optimized", true},
-	{"correction", "--P 3 --correction delayed", true},
-	{"correction", "--P 3 --correction opportunistic --start overlapped", true},
-	{"correction", "--P 3 --lose-on-crash", true},
-	{"correction", "--P 3 --early silent --start overlapped", true},
-	{"correction", "--P 3 --tree gossip --faults 2", true},
-	{"correction", "--P 3 --cover-stop --no-over-root", true},
-	{"correction", "--P 4 --faults 1 --timing rounds", true},
+var dropConfigs = []reductionRow{
+	{"correction", "--P 2", false, false},
+	{"correction", "--P 3 --timing rounds --faults 2", false, false},
+	{"correction", "--P 3 --faults 0", false, false},
+	{"correction", "--P 2 --forget-crashed --lose-on-crash", false, false},
+	{"correction", "--P 3", true, false},
+	{"correction", "--P 3 --faults 2", true, false},
+	{"correction", "--P 3 --faults 2 --forget-crashed", true, false},
+	{"correction", "--P 3 --correction opportunistic", true, false},
+	{"correction", "--P 3 --correction optimized", true, false},
+	{"correction", "--P 3 --correction delayed", true, false},
+	{"correction", "--P 3 --correction opportunistic --start overlapped", true, false},
+	{"correction", "--P 3 --lose-on-crash", true, false},
+	{"correction", "--P 3 --early silent --start overlapped", true, false},
+	{"correction", "--P 3 --tree gossip --faults 2", true, false},
+	{"correction", "--P 3 --cover-stop --no-over-root", true, false},
+	{"correction", "--P 4 --faults 1 --timing rounds", true, false},
 }
 
 // TestDropAbsorbedSoundness: on every configuration above and every
@@ -53,51 +45,11 @@ var dropConfigs = []struct {
 // states is skipped (logged), and so are the mutants of a configuration
 // over 4,000 states. It logs the state counts.
 func TestDropAbsorbedSoundness(t *testing.T) {
-	long := os.Getenv("FTKERNEL_LONG") == "1"
-	bound, mutantBound := int64(3_000_000), int64(3_000_000)
-	if !long {
-		bound, mutantBound = 30_000, 4_000
-	}
-	var states, dropped [2]int64
-	for _, c := range dropConfigs {
-		if c.long && !long {
-			continue
-		}
-		eachVariant(t, c.protocol, c.args, func(name string, args []string, mut string) bool {
-			plain, drop := dropPair(t, c.protocol, args)
-			skip := false
-			for i, por := range []bool{false, true} {
-				rep, err := envtest.CompareDrop(plain, drop, bound, por)
-				if errors.Is(err, envtest.ErrIncomplete) && !long {
-					t.Logf("%-64s skipped: over %d states (FTKERNEL_LONG=1 runs it)", name, bound)
-					return true
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				states[i] += rep.States
-				dropped[i] += rep.DropStates
-				t.Logf("%-64s por=%-5v states %8d → %8d, generated %9d → %9d, quiescent %6d {%s}", name, por,
-					rep.States, rep.DropStates, rep.Transitions, rep.DropTransitions, rep.Quiescent, rep.Violated)
-				skip = skip || rep.States > mutantBound
-			}
-			return skip
-		})
-	}
-	for i, por := range []bool{false, true} {
-		t.Logf("por=%v: total states %d without dropping, %d with (%.1f%%)", por, states[i], dropped[i], 100*float64(dropped[i])/float64(max(states[i], 1)))
-	}
-}
-
-// dropPair builds protocol with args, without and with --drop-absorbed.
-func dropPair(t *testing.T, protocol string, args []string) (plain, drop *env.Model) {
-	t.Helper()
-	plain, ok := registry.EnvModel(modeltest.Build(t, protocol, args...))
-	if !ok {
-		t.Fatalf("%s %s: not an env model", protocol, strings.Join(args, " "))
-	}
-	drop, _ = registry.EnvModel(modeltest.Build(t, protocol, append(args, "--drop-absorbed")...))
-	return plain, drop
+	compareEachVariant(t, dropConfigs, "--drop-absorbed", "dropping", func(plain, drop *env.Model, bound int64, por bool) (reductionCounts, error) {
+		rep, err := envtest.CompareDrop(plain, drop, bound, por)
+		return reductionCounts{rep.States, rep.DropStates, fmt.Sprintf("generated %9d → %9d, quiescent %6d {%s}",
+			rep.Transitions, rep.DropTransitions, rep.Quiescent, rep.Violated)}, err
+	})
 }
 
 // TestDropGuardCatchesWrongAbsorbs: an Absorbs that claims a message that

@@ -1,8 +1,7 @@
 package all
 
 import (
-	"errors"
-	"os"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,8 +10,6 @@ import (
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/models/correction"
 	"github.com/ftkernel/ftkernel/models/era"
-	"github.com/ftkernel/ftkernel/models/internal/modeltest"
-	"github.com/ftkernel/ftkernel/registry"
 	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
@@ -21,12 +18,7 @@ import (
 // (--forget-crashed, checker/env forget.go) is compared with the plain
 // search, each with every mutant of its protocol. The short set runs in
 // CI; FTKERNEL_LONG=1 adds the rest.
-var forgetConfigs = []struct {
-	protocol  string
-	args      string
-	long      bool // only with FTKERNEL_LONG=1
-	noMutants bool // the configuration alone
-}{
+var forgetConfigs = []reductionRow{
 	{"era", "--n 3 --crashes 1", false, false},
 	{"era", "--n 2 --crashes 1 --agreements 2", false, false},
 	{"era", "--n 3 --crashes 1 --topology string --op ulfm", false, false},
@@ -84,51 +76,17 @@ var forgetConfigs = []struct {
 // a search over 30,000 states is skipped (logged), and so are the mutants
 // of a configuration over 4,000 states. It logs the state counts.
 func TestForgetSoundness(t *testing.T) {
-	long := os.Getenv("FTKERNEL_LONG") == "1"
-	bound, mutantBound := int64(3_000_000), int64(3_000_000)
-	if !long {
-		bound, mutantBound = 30_000, 4_000
-	}
-	var states, forgot [2]int64
-	for _, c := range forgetConfigs {
-		if c.long && !long {
-			continue
-		}
-		eachVariant(t, c.protocol, c.args, func(name string, args []string, mut string) bool {
-			plain, forget := forgetPair(t, c.protocol, args)
-			skip := false
-			for i, por := range []bool{false, true} {
-				rep, err := envtest.CompareForget(plain, forget, bound, por)
-				if errors.Is(err, envtest.ErrIncomplete) && !long {
-					t.Logf("%-64s skipped: over %d states (FTKERNEL_LONG=1 runs it)", name, bound)
-					return true
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				states[i] += rep.States
-				forgot[i] += rep.ForgetStates
-				t.Logf("%-64s por=%-5v states %8d → %8d, generated %9d → %9d, quiescent %6d → %6d {%s}", name, por,
-					rep.States, rep.ForgetStates, rep.Transitions, rep.ForgetTransitions, rep.Quiescent, rep.ForgetQuiescent, rep.Violated)
-				skip = skip || rep.States > mutantBound
-			}
-			return skip || c.noMutants
-		})
-	}
-	for i, por := range []bool{false, true} {
-		t.Logf("por=%v: total states %d without forgetting, %d with (%.1f%%)", por, states[i], forgot[i], 100*float64(forgot[i])/float64(max(states[i], 1)))
-	}
+	compareEachVariant(t, forgetConfigs, "--forget-crashed", "forgetting", func(plain, forget *env.Model, bound int64, por bool) (reductionCounts, error) {
+		rep, err := envtest.CompareForget(plain, forget, bound, por)
+		return reductionCounts{rep.States, rep.ForgetStates, fmt.Sprintf("generated %9d → %9d, quiescent %6d → %6d {%s}",
+			rep.Transitions, rep.ForgetTransitions, rep.Quiescent, rep.ForgetQuiescent, rep.Violated)}, err
+	})
 }
 
 // forgetPair builds protocol with args, without and with --forget-crashed.
 func forgetPair(t *testing.T, protocol string, args []string) (plain, forget *env.Model) {
 	t.Helper()
-	plain, ok := registry.EnvModel(modeltest.Build(t, protocol, args...))
-	if !ok {
-		t.Fatalf("%s %s: not an env model", protocol, strings.Join(args, " "))
-	}
-	forget, _ = registry.EnvModel(modeltest.Build(t, protocol, append(args, "--forget-crashed")...))
-	return plain, forget
+	return pairWith(t, protocol, args, "--forget-crashed")
 }
 
 // TestForgetGuardCatchesWrongForget: a Forget that drops a field a
