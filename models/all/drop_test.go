@@ -16,24 +16,15 @@ import (
 // search, each with every mutant of its protocol: the models whose nodes
 // declare absorbed messages (env.Absorber), corrected broadcast's. The
 // short set runs in CI; FTKERNEL_LONG=1 adds the rest.
-var dropConfigs = []reductionRow{
+var dropConfigs = append([]reductionRow{
 	{"correction", "--P 2", false, false},
 	{"correction", "--P 3 --timing rounds --faults 2", false, false},
 	{"correction", "--P 3 --faults 0", false, false},
 	{"correction", "--P 2 --forget-crashed --lose-on-crash", false, false},
-	{"correction", "--P 3", true, false},
-	{"correction", "--P 3 --faults 2", true, false},
 	{"correction", "--P 3 --faults 2 --forget-crashed", true, false},
-	{"correction", "--P 3 --correction opportunistic", true, false},
-	{"correction", "--P 3 --correction optimized", true, false},
-	{"correction", "--P 3 --correction delayed", true, false},
-	{"correction", "--P 3 --correction opportunistic --start overlapped", true, false},
-	{"correction", "--P 3 --lose-on-crash", true, false},
-	{"correction", "--P 3 --early silent --start overlapped", true, false},
-	{"correction", "--P 3 --tree gossip --faults 2", true, false},
 	{"correction", "--P 3 --cover-stop --no-over-root", true, false},
 	{"correction", "--P 4 --faults 1 --timing rounds", true, false},
-}
+}, correctionP3Rows...)
 
 // TestDropAbsorbedSoundness: on every configuration above and every
 // mutant of its protocol, with and without persistent sets (on both

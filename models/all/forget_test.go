@@ -18,7 +18,7 @@ import (
 // (--forget-crashed, checker/env forget.go) is compared with the plain
 // search, each with every mutant of its protocol. The short set runs in
 // CI; FTKERNEL_LONG=1 adds the rest.
-var forgetConfigs = []reductionRow{
+var forgetConfigs = append([]reductionRow{
 	{"era", "--n 3 --crashes 1", false, false},
 	{"era", "--n 2 --crashes 1 --agreements 2", false, false},
 	{"era", "--n 3 --crashes 1 --topology string --op ulfm", false, false},
@@ -55,6 +55,12 @@ var forgetConfigs = []reductionRow{
 	{"era", "--n 3 --crashes 1 --topology star --gc", true, false},
 	{"era", "--n 3 --crashes 2 --op ulfm --blocking --agreements 2 --values 1", true, false},
 	{"era", "--n 4 --crashes 1", true, false},
+}, correctionP3Rows...)
+
+// correctionP3Rows are the long corrected-broadcast rows the forgetting
+// and dropping guards share: asynchronous P=3, every correction kind and
+// start, loss on crash, the early rule, gossip dissemination.
+var correctionP3Rows = []reductionRow{
 	{"correction", "--P 3", true, false},
 	{"correction", "--P 3 --faults 2", true, false},
 	{"correction", "--P 3 --correction opportunistic", true, false},
