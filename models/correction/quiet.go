@@ -71,7 +71,10 @@ const quietMemoMax = 1 << 16
 // quietSet returns the mask of cands (at most 64: P ≤ 16 gives at most
 // 2·15) that are quiet at r, whose node is to, in w; froms[i] sends
 // cands[i]. Events of r enabled in w: its armed timers, its inbox, its next
-// call. With crashable (r may crash) every state of the closure must also
+// call (corrected broadcast runs without a detector, env.DetectorNone, so
+// no detection is pending; under LockStepRounds the timers armed for the
+// next round fire only after a Tick, which no path avoiding the persistent
+// set takes). With crashable (r may crash) every state of the closure must also
 // have to's Forget.
 func (qm *quietMemo) quietSet(w *env.World, r core.Rank, to *corrsm.Node, froms []core.Rank, cands []core.Message, crashable bool) uint64 {
 	if len(cands) == 0 || len(cands) > 64 {
