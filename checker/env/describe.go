@@ -21,10 +21,8 @@ func (m *Model) Describe(s *World, a checker.Action) string {
 	switch a.Kind {
 	case Deliver, Lose:
 		msg := fmt.Sprintf("message %d", a.I)
-		if p.Valid(m.cfg.N) && q.Valid(m.cfg.N) {
-			if i, ok := findEntry(s.proc(p).inbox, m.cfg.Network, q, a.I); ok {
-				msg = s.proc(p).inbox[i].msg.String()
-			}
+		if mm, ok := s.Message(a); ok {
+			msg = mm.String()
 		}
 		if a.Kind == Deliver {
 			head = fmt.Sprintf("%v receives %s from %v", p, msg, q)

@@ -21,6 +21,7 @@ func TestDocsCounts(t *testing.T) {
 		{Args: "--n 4 --crashes 2", States: 1434517, Transitions: 4350040, Depth: 24, Long: true},
 		{Args: "--n 5 --crashes 1", States: 671524, Transitions: 2468976, Depth: 23, Long: true},
 		{Args: "--n 3 --crashes 2 --agreements 2", States: 3681758, Transitions: 10173124, Depth: 23, Long: true},
+		{Args: "--n 5 --crashes 3 --forget-crashed --dfs", States: 33887005, Transitions: 179367619, Depth: 41, Long: true},
 		// docs/era.md "Broken variants are caught" (the correct protocol).
 		{Args: "--n 4 --crashes 2 --network fifo", States: 1318789, Transitions: 3931800, Depth: 24, Long: true},
 		// README.md "The main job".

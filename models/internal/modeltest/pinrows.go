@@ -12,9 +12,9 @@ import (
 // FTKERNEL_LONG=1 (they take from ten seconds to minutes and gigabytes).
 func Long() bool { return os.Getenv("FTKERNEL_LONG") == "1" }
 
-// Counts is one pinned breadth-first run: the flags of `ftcheck check
-// MODEL ARGS` as the docs print them (a --property list goes to the
-// search, the rest to the model), the counts the docs quote (Transitions
+// Counts is one pinned run: the flags of `ftcheck check MODEL ARGS` as
+// the docs print them (a --property list, --dfs and --por go to the
+// search, the rest to the model; breadth-first without --dfs), the counts the docs quote (Transitions
 // and Depth 0: not quoted), the property the run stops at ("" when it
 // must complete), and whether it runs only under Long.
 type Counts struct {
@@ -34,24 +34,28 @@ func PinRows(t *testing.T, model string, rows []Counts) {
 			t.Logf("%s: skipped (FTKERNEL_LONG=1 runs it)", c.Args)
 			continue
 		}
-		args, props := splitProperty(c.Args)
-		res := Build(t, model, args...).BFS(checker.Options{Properties: props})
+		args, opt := splitSearch(c.Args)
+		res := Build(t, model, args...).BFS(opt)
 		PinCounts(t, c.Args, res, c.Violated, c.States, c.Transitions, c.Depth)
 	}
 }
 
-// splitProperty separates a command line's --property list (nil: the
-// default properties), which ftcheck passes to the search, from the model
-// flags.
-func splitProperty(args string) (model, props []string) {
+// splitSearch separates the flags ftcheck passes to the search (a
+// --property list, --dfs, --por) from the model flags.
+func splitSearch(args string) (model []string, opt checker.Options) {
 	f := strings.Fields(args)
 	for i := 0; i < len(f); i++ {
-		if f[i] == "--property" && i+1 < len(f) {
-			props = strings.Split(f[i+1], ",")
+		switch {
+		case f[i] == "--property" && i+1 < len(f):
+			opt.Properties = strings.Split(f[i+1], ",")
 			i++
-			continue
+		case f[i] == "--dfs":
+			opt.Mode = checker.DepthFirst
+		case f[i] == "--por":
+			opt.POR = true
+		default:
+			model = append(model, f[i])
 		}
-		model = append(model, f[i])
 	}
-	return model, props
+	return model, opt
 }
