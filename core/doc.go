@@ -20,6 +20,41 @@
 // impossible for this machine (a message of another protocol, a rank out of
 // range, a call made twice). It never panics on such input.
 //
+// # Events and effects
+//
+// A runtime steps a node with one event of these kinds (Event.Kind), each
+// made by its constructor:
+//
+//	EvReceive  Receive(from, m)  message m from rank from arrived
+//	EvCall     Call(in)          the local application called in with in
+//	EvSuspect  Suspect(q)        the failure detector reports rank q dead
+//	EvTimer    Timer(id)         timer id, armed by an EffSetTimer, fired
+//
+// and carries out each effect of the step (Effect.Kind), in order:
+//
+//	EffSend      Send(to, m)                     send m to rank to (the node itself included)
+//	EffDecide    Decide(a, v)                    record that the node decided v for instance a
+//	EffReturn    Return(a, v)                    complete the application's call for instance a with v
+//	EffDeliver   Deliver(a, v)                   hand v to the application for instance a
+//	EffSuspect   Effect{…, Peer: q}              the node, a detector, now suspects q: tell its application
+//	EffSetTimer  Effect{…, Timer: id, Delay: d}  arm timer id to fire (EvTimer) after d time units
+//
+// # Returning is not leaving
+//
+// EffReturn ends one call, not the node's part in the protocol. After it
+// the runtime keeps stepping the node as before: it gives it every message
+// sent to it (EvReceive), every failure its detector reports (EvSuspect)
+// and every timer that fires (EvTimer), and carries out the effects of
+// these steps, sends included. Other nodes may still need it: a node of
+// statemachine/era keeps the result of agreement a after Agreement(·, a)
+// returned, and answers a RESULTREQUEST(a) from a new root, sent after a
+// crash, with DOWN(a, result); without that answer the new root, and every
+// process waiting for its decision, never decides. A runtime stops stepping a node
+// only when it shuts the whole group down, once no member can still send
+// to it or wait on it. A node stopped earlier is, to its peers, a crashed
+// node: the runtime must then report it to them as one (EvSuspect), and
+// only within the crashes the protocol tolerates.
+//
 // # Canonical encoding
 //
 // Every state, message, input and value appends a canonical binary encoding

@@ -12,6 +12,9 @@ const (
 	// agreement identifier, a broadcast, a log slot).
 	EffDecide
 	// EffReturn: the pending call for Instance returns Value to the caller.
+	// The node stays in the protocol: the runtime keeps delivering its
+	// messages, failure reports and timers until it shuts the whole group
+	// down (see "Returning is not leaving" in the package documentation).
 	EffReturn
 	// EffDeliver: Value is delivered to the application for Instance.
 	EffDeliver
@@ -20,6 +23,26 @@ const (
 	// EffSetTimer: arm timer Timer to fire after Delay time units.
 	EffSetTimer
 )
+
+// String returns the kind's constant name, such as "EffSend", or
+// "EffectKind(n)" for a value that names no kind.
+func (k EffectKind) String() string {
+	switch k {
+	case EffSend:
+		return "EffSend"
+	case EffDecide:
+		return "EffDecide"
+	case EffReturn:
+		return "EffReturn"
+	case EffDeliver:
+		return "EffDeliver"
+	case EffSuspect:
+		return "EffSuspect"
+	case EffSetTimer:
+		return "EffSetTimer"
+	}
+	return fmt.Sprintf("EffectKind(%d)", uint8(k))
+}
 
 // Effect is one output of Machine.Step. Only the fields of its Kind are set.
 type Effect struct {

@@ -16,6 +16,22 @@ const (
 	EvTimer
 )
 
+// String returns the kind's constant name, such as "EvReceive", or
+// "EventKind(n)" for a value that names no kind.
+func (k EventKind) String() string {
+	switch k {
+	case EvReceive:
+		return "EvReceive"
+	case EvCall:
+		return "EvCall"
+	case EvSuspect:
+		return "EvSuspect"
+	case EvTimer:
+		return "EvTimer"
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
 // Event is one input to Machine.Step. Only the fields of its Kind are set.
 type Event struct {
 	Kind  EventKind
