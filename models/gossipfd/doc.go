@@ -1,8 +1,8 @@
 // Package gossipfd is the model of the gossip failure detectors of P2P-MPI
-// (seed 004 §5): a deterministic discrete-event driver of the
-// statemachine/gossipfd machines (Sim; with message delays below T_gossip it
-// is the synchronous round model of 004-spec.md §4.2), and the analyses of
-// issue 12, each a Go function behind an `ftcheck simulate gossipfd` flag:
+// (Genaud and Rattanapoka, 2009, §5): a deterministic discrete-event driver
+// of the statemachine/gossipfd machines (Sim; with message delays below
+// T_gossip it is the synchronous round model of §5.1), and the analyses of
+// the detectors, each a Go function behind an `ftcheck simulate gossipfd` flag:
 //
 //   - CleanupMin: rounds for a heartbeat to reach every host, best and worst
 //     over the starting phase of the cycle, beside the paper's T_cleanup^min.

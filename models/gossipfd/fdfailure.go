@@ -16,7 +16,7 @@ import (
 // source nodes to a destination node. This situation implies a FD failure."
 //
 // The gossip graph has an edge s → d when d = Dest(s, r) for some round r
-// of the cycle. Two readings of "FD failure" (004-spec.md §2.13):
+// of the cycle. Two readings of "FD failure" (the paper's §5.2, Fig. 12):
 //
 //   - A, cut (p_cut): some live host has all its gossip sources
 //     (in-neighbours) failed. It matches "cut all edges from source nodes to

@@ -7,7 +7,7 @@ import (
 	fd "github.com/ftkernel/ftkernel/statemachine/gossipfd"
 )
 
-// e1 is the paper's §5.1 BRR example in the round model (004-spec.md E1):
+// e1 is the paper's §5.1 BRR example in the round model:
 // n = 4, nodes 0 and 1 crash at tick 8·T_gossip (before their round-8
 // gossip), T_cleanup = 4 rounds.
 func e1(t *testing.T, mod func(c *fd.Config)) (*SimResult, SimConfig) {

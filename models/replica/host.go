@@ -9,7 +9,7 @@ import (
 	sm "github.com/ftkernel/ftkernel/statemachine/replica"
 )
 
-// Host is one host of the P2P-MPI stack (seed 004 §3–§5): the replica
+// Host is one host of the P2P-MPI stack (Genaud and Rattanapoka, §3–§5): the replica
 // P_i^k of the MPI process it runs (statemachine/replica) and its gossip
 // failure-detector module (statemachine/gossipfd), composed as one
 // core.Machine. The composition is ours, not the paper's: the paper's

@@ -1,5 +1,5 @@
 // Package replica is the checked model of P2P-MPI's replica coordination
-// (statemachine/replica, seed 004 §4): the replicas of every logical process
+// (statemachine/replica; Genaud and Rattanapoka, §4): the replicas of every logical process
 // in the asynchronous environment of checker/env, with crashes reported by
 // a perfect failure detector, and the properties of §4.3 (validity,
 // agreement, integrity, total order) over the deliveries of the replicas of

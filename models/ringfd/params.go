@@ -1,5 +1,5 @@
 // Package ringfd is the model of the observation-ring failure detector
-// (statemachine/ringfd, seed 002): a deterministic discrete-event simulator
+// (statemachine/ringfd; Zhong et al., EuroMPI'19): a deterministic discrete-event simulator
 // that drives the same machines at scale, with constant or seeded-random
 // message delays, and checks the detector's properties on every run.
 package ringfd

@@ -1,6 +1,7 @@
 // Package gossipfd is the gossip heartbeat failure detector of P2P-MPI
 // (Genaud and Rattanapoka, "A Peer-to-Peer Framework for Message Passing
-// Parallel Programs", §5; seed 004, read with 004-spec.md §2.7–2.13), one
+// Parallel Programs", IOS Press 2009, doi:10.3233/978-1-60750-004-9-118,
+// §5.1–§5.3), one
 // pure core.Machine per host, with its destination functions as
 // interchangeable components: Random (§5.1), Round-Robin (Eq. 3), Binary
 // Round-Robin (Eq. 4) and Double Binary Round-Robin (Eq. 5).

@@ -2,7 +2,7 @@ package gossipfd
 
 import "testing"
 
-// e1 is the paper's §5.1 BRR example (004-spec.md E1): n = 4, nodes 0 and 1
+// e1 is the paper's §5.1 BRR example: n = 4, nodes 0 and 1
 // crash before round 9, T_cleanup = 4 rounds; it returns the world after 30
 // more rounds.
 func e1(t *testing.T, cfg *Config) *world {
@@ -71,7 +71,7 @@ func TestBRRFalseSuspicionPingPhase(t *testing.T) {
 	}
 }
 
-// TestDBRRAndRRContrast (004-spec.md E1 contrasts): with the same crashes
+// TestDBRRAndRRContrast (the §5.1 example's contrasts): with the same crashes
 // neither DBRR nor RR suspects a live node: node 2 hears from node 3 in
 // DBRR's counter-clockwise half and in RR's round 3.
 func TestDBRRAndRRContrast(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
 )
 
-// TestScenarios runs the worked examples of the spec (002-spec.md §5) as
+// TestScenarios runs worked examples of the paper's §4.5–§4.6 as
 // datadriven scripts in testdata/, readable without the Go code:
 //
 //	bmg n=12 from=0 [literal] [ompi] [dead=11,...]
