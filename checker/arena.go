@@ -6,8 +6,8 @@ package checker
 // full block starts the next one instead of reallocating and copying the
 // whole arena, and a new level reuses the blocks of the last one, so
 // after the first levels encoding a candidate allocates nothing. (A
-// single doubling []byte spent about 90% of filter's Encode time growing
-// and clearing fresh memory: docs/scale.md, throughput round 2.)
+// single doubling []byte spends most of filter's Encode time growing and
+// clearing fresh memory.)
 type arena struct {
 	blocks [][]byte // blocks[:used] hold this level's encodings
 	used   int

@@ -60,8 +60,8 @@ var noWrap = Property[spin]{Name: "NoWrap", Kind: Transition, Reads: ReadsStep,
 	}}
 
 // TestTransitionPropertyOnEveryEdge: every strategy reports NoWrap, whose
-// only violating edges lead to already-visited states (issue 10 §3,
-// "Transition properties on every edge"). The reductions must be in effect
+// only violating edges lead to already-visited states (transition
+// properties are checked on every edge). The reductions must be in effect
 // (Result.POR), or the test would not test them.
 func TestTransitionPropertyOnEveryEdge(t *testing.T) {
 	for _, c := range []struct {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's table of reductions × models (issue 5): runs `ftcheck check
+# The table of docs/performance.md (reductions × models): runs `ftcheck check
 # --json` once per row and prints a Markdown table of distinct states,
 # generated states, seconds, generated per second and bytes per state.
 # Not part of CI (about a quarter of an hour on 2 cores); run it on an idle

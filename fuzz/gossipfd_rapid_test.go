@@ -13,7 +13,7 @@ import (
 // TestGossipfdRapid: rapid draws a detector (RR, BRR or DBRR, n = 3…8,
 // with or without the ping phase, T_cleanup the paper's setting), one crash
 // at any tick of a run in the round model with message delays of 1…3 ticks
-// (below T_gossip = 8 ticks), and checks the two properties of issue 12:
+// (below T_gossip = 8 ticks), and checks the detector's two properties:
 // accuracy (no host alive at the time is declared failed) and completeness
 // (every live host declares the crashed one within T_cleanup plus two
 // cycles plus ⌈log2 n⌉ + 2 rounds of the crash). With a single crash the

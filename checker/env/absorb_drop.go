@@ -8,7 +8,7 @@ import (
 )
 
 // Dropping absorbed messages (Config.DropAbsorbed): a state reduction that
-// removes worlds, issue 14 item 4.
+// removes worlds.
 //
 // A message its receiver absorbs (Absorber: receiving it is a step with no
 // effect that leaves the node's encoding unchanged, in the receiver's

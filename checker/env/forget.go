@@ -8,7 +8,7 @@ import (
 )
 
 // Forgetting crashed processes (Config.ForgetCrashed): a state reduction
-// that removes worlds, issue 14 item 4.
+// that removes worlds.
 //
 // The environment is crash-stop (Faults: CrashStop is the only failure
 // model): once p has crashed, no action of p is enabled (Apply refuses
@@ -91,7 +91,7 @@ import (
 //     rotations of gossipfd and ringfd qualify (their Forget keeps sets
 //     and counters that rotate with the ranks and resets the rest to the
 //     rank's initial values, which rotate too), and the symmetric and
-//     plain searches agree (docs/scale.md). What is comparable under
+//     plain searches agree (docs/checker.md). What is comparable under
 //     symmetry (classes, not representatives) and the guard are in
 //     envtest.CompareForgetSymmetric; models/all
 //     TestForgetCommutesWithRotation checks the commutation node by node.

@@ -132,7 +132,7 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // different records), disables none of them and leaves T's progress action
 // enabled.
 //
-// Quiet deliveries (Config.MaySend, since 2026-11-24). A quiet message to
+// Quiet deliveries (Config.MaySend). A quiet message to
 // r ∈ S is delivered on w by a step d that emits nothing. r takes no other step on w (its actions enabled in s are in T;
 // it gets new ones only from harmless messages, which enable nothing, or
 // from a Clock or a Tick, which do not happen on w), so r's node before d

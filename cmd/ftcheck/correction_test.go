@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// issue10Example is issue 10's example: every child of the root fails, so
+// issue10Example is the early-correction example of docs/correction.md:
+// every child of the root fails, so
 // only the root is colored by the tree, and its opportunistic correction
 // reaches ranks 1 … 4 and 60 … 63.
 var issue10Example = []string{"simulate", "correction", "--tree", "binomial", "--correction", "opportunistic", "--d", "4",
@@ -15,7 +16,7 @@ var issue10Example = []string{"simulate", "correction", "--tree", "binomial", "-
 // TestSimulateIssue10EarlyRules: with --early silent (§3.1 read strictly)
 // the correction-colored processes 3, 60 … 63 send nothing, so 52 live
 // processes stay uncolored and only the root's 6 tree and 8 correction
-// messages are sent (as worked out by hand in issue 10); with the default
+// messages are sent (as worked out by hand); with the default
 // --early forwards (§3.3) they send their tree messages and everybody is
 // colored. Opportunistic correction guarantees neither, so both exit 0.
 func TestSimulateIssue10EarlyRules(t *testing.T) {
@@ -44,7 +45,7 @@ func TestSimulateIssue10EarlyRules(t *testing.T) {
 // its variant's guarantee, naming the run, the seed and the fault set (the
 // LogP-only mutants: delayed correction's stop reply sent by processes
 // colored by correction, optimized correction's mirrored rule), and 0 on
-// the correct protocol at the same flags (issue 10 §3).
+// the correct protocol at the same flags.
 func TestSimulateChecksGuarantees(t *testing.T) {
 	for _, c := range []struct {
 		args, property string

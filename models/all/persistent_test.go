@@ -36,7 +36,7 @@ var persistentConfigs = []struct {
 	{"ringfd", "--n 3 --proc-crashes=false", false},
 	{"gossipfd", "--timing bounded", false},
 	{"replica", "", false},
-	// Fifth session: the detectors and replica coordination, with their
+	// The detectors and replica coordination, with their
 	// relations. gossipfd's no-false-suspicion and completeness are not
 	// Stable (a suspicion can be withdrawn), so the reduced runs check
 	// accuracy alone (--property, read by this test). ringfd (above) runs

@@ -16,7 +16,7 @@ import (
 // one worker anyway and reads no compact frontier), and reports each
 // one's generated states per second; the ERA sub-benchmark also reports
 // twophase/era, the ratio of TwoPhase's generated/s (measured just before
-// in the same run) to ERA's (issue 14 item 5: the goal is ≤ 5). Only
+// in the same run) to ERA's (docs/performance.md). Only
 // ratios are meaningful on a shared machine. Each also reports
 // generated/cpu-s, generated states per second of the CPU time the
 // process used during its searches (every thread, the garbage collector's

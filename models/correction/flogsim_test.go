@@ -57,7 +57,7 @@ func flogBinomialDeadline(L, o, g int64, P int) int64 {
 	return max(s+L+o+flogBinomialDeadline(L, o, g, P/2), s+flogBinomialDeadline(L, o, g, (P+1)/2))
 }
 
-// flogFaults are the explicit fault sets of the comparison (issue 10 §1):
+// flogFaults are the explicit fault sets of the comparison with flogsim:
 // none, four adjacent ranks in the middle, the root's children, and the
 // whole subtree of the root's second child.
 func flogFaults(top *sm.Topology) []struct {

@@ -9,8 +9,8 @@ import (
 	sm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
-// The guarantees `ftcheck simulate correction` checks on every LogP run
-// (issue 10 §3): the names its violations carry.
+// The guarantees `ftcheck simulate correction` checks on every LogP run:
+// the names its violations carry.
 const (
 	// GuaranteeIntegrity (§2.1 Integrity): a process delivers only the
 	// root's value, only if it is alive, and its delivery is its coloring.

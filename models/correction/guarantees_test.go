@@ -74,8 +74,8 @@ func newGuaranteeCase(t *testing.T, seed uint64) guaranteeCase {
 }
 
 // The guarantees CheckRun and CheckCovers check, on 4,000 seeded random
-// configurations × every correction (issue 10 §3: "the suites run these
-// relational checks on many seeds"): integrity, no duplicates and the
+// configurations × every correction (relational checks on many seeds):
+// integrity, no duplicates and the
 // message bound for every variant; every live process colored by checked
 // and delayed correction; optimized opportunistic correction colors all
 // that opportunistic correction colors on the same faults.

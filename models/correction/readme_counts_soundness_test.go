@@ -38,8 +38,8 @@ func TestDocsCounts(t *testing.T) {
 		{Args: "--tree kary --k 2 --P 8 --faults 7 --timing rounds --faults-before-correction", States: 386409, Long: true},
 		{Args: "--tree lame --k 2 --P 8 --faults 7 --timing rounds --faults-before-correction", States: 466192, Long: true},
 		{Args: "--tree optimal --P 8 --faults 7 --timing rounds --faults-before-correction", States: 548720, Long: true},
-		// docs/correction.md "Exhaustive checking", docs/scale.md "Where issue 14
-		// stands (end of the seventh session)": issue 14's target, about 2 minutes.
+		// docs/correction.md "Exhaustive checking", docs/checker.md "Dropping
+		// absorbed messages": all three reductions at P=5, about 2 minutes.
 		{Args: "--correction checked --timing async --P 5 --faults 2 --forget-crashed --drop-absorbed --dfs --por",
 			States: 39737047, Transitions: 128007760, Depth: 58, Long: true},
 	})

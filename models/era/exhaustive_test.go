@@ -11,8 +11,8 @@ import (
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
-// exhaustiveRows is the exhaustive suite of correct ERA (issue 10 §3,
-// "exhaustive bounds follow the protocol's range"): every topology (flat
+// exhaustiveRows is the exhaustive suite of correct ERA (its bounds
+// follow the protocol's range): every topology (flat
 // binary, star and string; X/Y trees bin/star, bin/bin and star/string at
 // node sizes 2 and 3), both networks, garbage collection on and off, the
 // and and ulfm operations, N = 1 … 4 with the crashes that fit, two

@@ -107,7 +107,7 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 }
 
 // CheckProperties are the detector's properties over bounded-delay env
-// worlds (issue 11). A daemon's crash crashes its processes in env too, so
+// worlds. A daemon's crash crashes its processes in env too, so
 // a live process always has a live daemon; "p suspects q" reads Reported_p
 // ∋ q and, for a daemon q, also every process of q.
 func CheckProperties(c *fd.Config) []checker.Property[*env.World] {

@@ -28,8 +28,10 @@ import (
 // The environment does not use it yet: checker/env's persistent sets turn
 // themselves off for a model with crash groups (env.Config.Hosts), which
 // this model always has (a daemon's crash takes its processes), so
-// `--dfs --por` runs unreduced; docs/scale.md says what the environment
-// would need.
+// `--dfs --por` runs unreduced. The environment would need two more
+// rules: a hosted rank in S brings its host into S when the host may
+// crash (the group crash changes S's records), and under DetectorLocal
+// only the crashable ranks a host of S observes join S.
 func maySend(c *fd.Config) func(w *env.World, p, r core.Rank) bool {
 	return func(_ *env.World, p, r core.Rank) bool {
 		switch {

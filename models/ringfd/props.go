@@ -10,7 +10,7 @@ import (
 	fd "github.com/ftkernel/ftkernel/statemachine/ringfd"
 )
 
-// The properties checked at the end of every run (issue 11; spec §3). A
+// The properties checked at the end of every run. A
 // run's Reported sets only grow, so checking them on the final states checks
 // every prefix too, as far as accuracy and integrity go; completeness,
 // agreement and ring repair are checked at the horizon, which Run sets after

@@ -90,7 +90,7 @@ func (s StartMode) String() string {
 // a correction message; they disagree on its tree messages. The default
 // follows §3.3, the sentence written for the case (and the authors'
 // simulator flogsim, whose tree phase sends to the children on any first
-// message); EarlySilent is §3.1 read strictly (issue 10 §1), under which
+// message); EarlySilent is §3.1 read strictly, under which
 // the subtree of a correction-colored process is left to the correction of
 // others.
 type EarlyRule uint8
