@@ -61,12 +61,19 @@ func BFS[S any](m Model[S], opt Options) *Result {
 	if opt.Lassos {
 		return x.finish(StopError, errors.New("checker: lassos need a depth-first search (DFS)"))
 	}
+	if err := x.verifyResume(); err != nil {
+		return x.refuse(err)
+	}
+	defer x.closeCheckpoints()
 	stop, err := x.begin()
 	if err != nil {
 		return x.finish(StopError, err)
 	}
 	defer stop()
 	if len(x.ps.ev) > 0 {
+		if err := x.openCheckpoints(); err != nil {
+			return x.refuse(err)
+		}
 		return x.graphSearch()
 	}
 	x.workers = make([]*bfsWorker[S], w)
@@ -78,6 +85,9 @@ func BFS[S any](m Model[S], opt Options) *Result {
 		x.codec = codecOf(m, opt)
 	}
 	x.res.Compact = x.codec != nil
+	if err := x.openCheckpoints(); err != nil {
+		return x.refuse(err)
+	}
 	return x.run()
 }
 
@@ -116,7 +126,9 @@ func (x *search[S]) begin() (stop func(), err error) {
 	return func() {
 		close(done)
 		<-exited
-		x.opt.Progress(x.stats())
+		if !x.ck.refused {
+			x.opt.Progress(x.stats())
+		}
 	}, nil
 }
 
@@ -140,6 +152,7 @@ type search[S any] struct {
 	qStates  int64      // states queued over all levels (compact frontier)
 	levelGen int64      // generated at the start of the current level
 	lastCkpt time.Time  // when the last checkpoint was written (or the start)
+	ck       ckState    // checkpoint directories, locks, the resumed file
 	links    [][]uint64 // links[d][i]: key of state i of level d (init index at d=0)
 	violated []bool     // by property index; written only between levels
 	canceled atomic.Bool
@@ -199,9 +212,6 @@ func (x *search[S]) run() *Result {
 	var buf []byte
 	if x.codec != nil {
 		x.q = x.newQueue()
-	}
-	if why := x.checkpointBlocker(); why != "" {
-		return x.finish(StopError, errors.New("checker: "+why))
 	}
 	x.lastCkpt = time.Now()
 	start := 0
@@ -336,7 +346,7 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 	r.States = x.visited.len()
 	r.Transitions = x.generated.Load()
 	r.VisitedBytes = x.visited.bytes()
-	r.Seconds = time.Since(x.start).Seconds()
+	r.Seconds = x.elapsed().Seconds()
 	r.HeapBytes = x.mem.peakBytes()
 	x.q.close()
 	if x.por != nil {

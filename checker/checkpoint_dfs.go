@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -24,24 +22,27 @@ import (
 // step texts are rebuilt from the model on resume). Each frame's actions
 // are not stored: they are Model.Actions of its state (narrowed by the
 // model's Persistent under POR), recomputed on resume, so the model and its
-// options must be the same.
+// options must be the same (the header, checkpoint_file.go, checks the
+// model, the selected properties and the settings).
 //
 // DFS writes one at the first check (every dfsCheckEvery generated states)
 // after CheckpointEvery has passed since the last, and when it is
 // canceled; like BFS's, it goes to a temporary file, synced, then renamed
-// over checkpointFile. DFS is deterministic, so a resumed search takes
+// over checkpointFile, with the wall time at that point. DFS is deterministic, so a resumed search takes
 // exactly the steps the uninterrupted one would have taken after that
 // point and ends with the same states, transitions, depth, stop reason and
 // counterexamples. Eventually properties (the explicit-graph search) and
 // models that are not a decoding Codec cannot checkpoint.
 
-// dfsCheckpointBlocker reports why this DFS cannot checkpoint, or "".
-func (x *search[S]) dfsCheckpointBlocker() string {
+// dfsCheckpointBlocker says why this DFS cannot checkpoint, or returns ""
+// (Eventually properties are refused by checkpointBlocker); what names
+// checkpoints.
+func (x *search[S]) dfsCheckpointBlocker(what string) string {
 	switch {
-	case x.ps != nil && len(x.ps.ev) > 0:
-		return "checkpoints are not written by the explicit-graph search of Eventually properties"
+	case x.opt.WholeStates:
+		return what + " need the model's state encoding: drop --whole-states (Options.WholeStates)"
 	case x.codec == nil:
-		return "DFS checkpoints need a model that is a checker.Codec that decodes, without Options.WholeStates"
+		return fmt.Sprintf("%s need a model whose states decode from their encoding (a checker.Codec); %s does not", what, x.m.Name())
 	}
 	return ""
 }
@@ -79,7 +80,7 @@ func (d *dfs[S]) pause() bool {
 }
 
 func (d *dfs[S]) writeCheckpoint() error {
-	return d.saveCheckpoint(d.encodeCheckpoint)
+	return d.saveCheckpoint(d.elapsed(), d.encodeCheckpoint)
 }
 
 func (c *ckWriter) action(a Action) {
@@ -105,11 +106,8 @@ func b2u(b bool) uint64 {
 
 // encodeCheckpoint writes the search as it stands between two steps, with
 // every generated state published to x.generated.
-func (d *dfs[S]) encodeCheckpoint(bw *bufio.Writer) error {
+func (d *dfs[S]) encodeCheckpoint(c *ckWriter) error {
 	x := d.search
-	c := &ckWriter{w: bw}
-	bw.WriteString(dfsCheckpointMagic)
-	c.bytes([]byte(x.m.Name()))
 	c.uint(uint64(d.init))
 	c.uint(uint64(x.generated.Load()))
 	c.uint(uint64(d.n))
@@ -219,7 +217,7 @@ func (c *ckReader) actions() []Action {
 	return p
 }
 
-// resume loads the DFS checkpoint in Options.Resume: the visited set, the
+// resume loads the verified DFS checkpoint of Options.Resume: the visited set, the
 // stack, the asides, the counters and the counterexamples, and returns the
 // Init() index of the tree to go on with.
 func (d *dfs[S]) resume() (int, error) {
@@ -230,22 +228,8 @@ func (d *dfs[S]) resume() (int, error) {
 		}
 		return 0, fmt.Errorf("checker: resume from %s: %w", x.opt.Resume, err)
 	}
-	f, err := os.Open(filepath.Join(x.opt.Resume, checkpointFile))
-	if err != nil {
-		return 0, fmt.Errorf("checker: resume: %w", err)
-	}
-	defer f.Close()
-	c := &ckReader{r: bufio.NewReaderSize(f, 1<<20)}
-	magic := make([]byte, len(dfsCheckpointMagic))
-	if _, err := io.ReadFull(c.r, magic); err != nil || string(magic) != dfsCheckpointMagic {
-		if string(magic) == checkpointMagic {
-			return fail(errors.New("a BFS checkpoint: resume it with BFS"))
-		}
-		return fail(errors.New("not a checkpoint"))
-	}
-	if name := string(c.bytes(1 << 16)); c.err == nil && name != x.m.Name() {
-		return fail(fmt.Errorf("the checkpoint is of %q, not of %q", name, x.m.Name()))
-	}
+	c := x.openBody()
+	x.readHeader(c)
 	init := c.small(uint64(len(x.inits)), "initial state")
 	x.generated.Store(int64(c.uint()))
 	d.n = int64(c.uint())
@@ -302,11 +286,7 @@ func (d *dfs[S]) resume() (int, error) {
 		}
 		x.res.Violations = append(x.res.Violations, &Trace{Model: x.res.Model, Init: ti, Steps: steps, Violation: v, Loop: loop})
 	}
-	if c.err == nil {
-		if _, err := c.r.ReadByte(); err != io.EOF {
-			c.err = errors.New("trailing bytes")
-		}
-	}
+	c.endOfBody()
 	if c.err == nil && len(d.stack) == 0 {
 		c.err = errors.New("an empty stack")
 	}

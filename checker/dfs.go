@@ -1,7 +1,6 @@
 package checker
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -67,6 +66,10 @@ func lassoViolation(start, loop int) *Violation {
 func DFS[S any](m Model[S], opt Options) *Result {
 	opt.Mode = DepthFirst
 	x := newSearch(m, opt)
+	if err := x.verifyResume(); err != nil {
+		return x.refuse(err)
+	}
+	defer x.closeCheckpoints()
 	stop, err := x.begin()
 	if err != nil {
 		return x.finish(StopError, err)
@@ -74,9 +77,9 @@ func DFS[S any](m Model[S], opt Options) *Result {
 	defer stop()
 	if opt.CheckpointDir != "" || opt.Resume != "" {
 		x.codec = codecOf(m, opt)
-		if why := x.checkpointBlocker(); why != "" {
-			return x.finish(StopError, errors.New("checker: "+why))
-		}
+	}
+	if err := x.openCheckpoints(); err != nil {
+		return x.refuse(err)
 	}
 	if len(x.ps.ev) > 0 {
 		return x.graphSearch()

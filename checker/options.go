@@ -69,13 +69,21 @@ type Options struct {
 	// (checkpoint.go) to this directory at the start of a level once
 	// CheckpointEvery has passed since the last, and when it is canceled;
 	// DFS (checkpoint_dfs.go) writes one between two steps. It needs a
-	// Codec model (BFS: the compact frontier); otherwise the search stops
-	// with an error.
+	// Codec model; BFS also needs the compact frontier (no WholeStates, no
+	// POR), and neither search checkpoints with an Eventually property
+	// selected. The directory is created if missing and must be writable;
+	// the search locks it (checkpoint_lock.go) while it runs. Any of these
+	// failing stops the search before it starts, with Result.Err.
 	CheckpointDir   string
 	CheckpointEvery time.Duration
-	// Resume continues the BFS or DFS whose checkpoint is in this directory, for
-	// the same model (and options); it ends with the counts of an
-	// uninterrupted run.
+	// Resume continues the BFS or DFS whose checkpoint is in this directory,
+	// locking it while the search runs. The checkpoint's checksum is
+	// verified first, and it must be of the same model (its Name), the same
+	// selected Properties and the same Symmetry, POR and Lassos in effect;
+	// otherwise the search stops before it starts, with Result.Err. Workers
+	// may differ. It ends with the counts of an uninterrupted run. Resume
+	// does not write checkpoints: set CheckpointDir (it may be the same
+	// directory) for that.
 	Resume string
 	// Workers is the number of goroutines expanding states; 0 means
 	// runtime.NumCPU(). Results do not depend on it.
@@ -114,8 +122,10 @@ type Stats struct {
 	Generated int64   // states generated so far (see Result.Transitions)
 	Queue     int64   // states of the current level not yet expanded
 	Depth     int     // depth of the level being expanded
-	Rate      float64 // generated states per second since the start
-	Seconds   float64 // elapsed wall time
+	Rate      float64 // Generated / Seconds, in states per second
+	// Seconds is the search's wall time, in seconds; after a resume it is
+	// cumulative, like Generated: Result.ResumedSeconds plus this run's.
+	Seconds float64
 }
 
 // StopReason says why a search ended.
@@ -149,8 +159,15 @@ type Result struct {
 	// Complete reports that every reachable state was found and checked.
 	Complete bool
 	Stop     StopReason
-	Seconds  float64
-	Workers  int
+	// Seconds is the search's wall time in seconds. After Options.Resume it
+	// is cumulative over the runs, as the counts are: ResumedSeconds (the
+	// time of the runs before, up to the point the checkpoint saved; the
+	// work after it, done again, counts once) plus this run's.
+	Seconds float64
+	// ResumedSeconds is the part of Seconds carried over from the
+	// checkpoint (0 without Options.Resume).
+	ResumedSeconds float64
+	Workers        int
 	// Mode is the search that ran.
 	Mode Mode
 	// Symmetry reports that the visited set held canonical representatives

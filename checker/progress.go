@@ -4,7 +4,7 @@ import "time"
 
 // stats reads the progress counters the workers update once per chunk.
 func (x *search[S]) stats() Stats {
-	sec := time.Since(x.start).Seconds()
+	sec := x.elapsed().Seconds()
 	g := x.generated.Load()
 	st := Stats{
 		Distinct:  x.distinct.Load(),
