@@ -93,7 +93,7 @@ func BFS[S any](m Model[S], opt Options) *Result {
 
 const (
 	chunkSize = 256
-	memEvery  = 4  // chunks between heap samples under MaxMemory
+	memEvery  = 4  // chunks between memory samples under a memory bound
 	actBits   = 24 // bits of an action index in a key
 	actMask   = 1<<actBits - 1
 )
@@ -101,7 +101,7 @@ const (
 // newSearch sets up what BFS and DFS share.
 func newSearch[S any](m Model[S], opt Options) *search[S] {
 	bound, from := memoryBound(opt)
-	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(bound)}
+	x := &search[S]{m: m, opt: opt, start: time.Now(), mem: newMemGuard(bound, opt.machineRoot)}
 	x.key, x.sym = newKeyer(m, opt)
 	x.rec = recyclerOf(m)
 	x.res = &Result{Model: m.Name(), Workers: 1, Mode: opt.Mode, Symmetry: x.sym, MemoryBound: bound, MemoryFrom: from}
@@ -347,13 +347,13 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 	r.Transitions = x.generated.Load()
 	r.VisitedBytes = x.visited.bytes()
 	r.Seconds = x.elapsed().Seconds()
-	r.HeapBytes = x.mem.peakBytes()
+	r.HeapBytes, r.RSSBytes = x.mem.peakBytes(), x.mem.rssPeakBytes()
 	x.q.close()
 	if x.por != nil {
 		r.Slept, r.Reexpanded = x.por.slept.Load(), x.por.reexp.Load()
 	}
 	if why == StopMaxMemory {
-		r.Hint = memoryHint(r)
+		r.Hint = memoryHint(r, x.mem)
 	}
 	if x.opt.Shrink {
 		for i, tr := range r.Violations {

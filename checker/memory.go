@@ -1,8 +1,13 @@
 package checker
 
 import (
+	"os"
+	"path/filepath"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"sync/atomic"
+	"time"
 )
 
 // heapMetric is the Go heap in use by objects, live or not yet swept:
@@ -10,20 +15,61 @@ import (
 // world.
 const heapMetric = "/memory/classes/heap/objects:bytes"
 
-// memGuard enforces Options.MaxMemory: workers sample the heap every few
-// chunks of states; once a sample (or an estimate of an allocation about to
-// be made) passes the limit, over stays set and the search winds down.
+// rssEvery is the least time between two reads of the resident set.
+const rssEvery = 10 * time.Millisecond
+
+// memGuard enforces a search's memory bound: workers sample the Go heap
+// every few chunks of states, and the resident set (/proc/self/statm) at
+// most every rssEvery; once a sample, plus an estimate of an allocation
+// about to be made, passes the limit, over stays set and the search winds
+// down.
 type memGuard struct {
-	limit int64
-	peak  atomic.Int64
-	over  atomic.Bool
+	limit   int64  // bytes
+	statm   string // the process's statm file
+	every   time.Duration
+	start   time.Time
+	peak    atomic.Int64 // largest heap sample, bytes
+	rssPeak atomic.Int64 // largest resident set sample, bytes
+	rssNext atomic.Int64 // nanoseconds after start of the next resident set read
+	over    atomic.Bool
+	// What passed the limit, set once by the first check that saw it:
+	// byRSS, the sample and the bytes about to be allocated.
+	passed   atomic.Bool
+	byRSS    bool
+	at, need int64
 }
 
-func newMemGuard(limit int64) *memGuard {
+// newMemGuard returns a guard of limit bytes that reads the resident set
+// under root ("" is "/"), or nil when limit is not positive.
+func newMemGuard(limit int64, root string) *memGuard {
 	if limit <= 0 {
 		return nil
 	}
-	return &memGuard{limit: limit}
+	if root == "" {
+		root = "/"
+	}
+	return &memGuard{limit: limit, statm: statmPath(root), every: rssEvery, start: time.Now()}
+}
+
+// statmPath is /proc/self/statm under root.
+func statmPath(root string) string { return filepath.Join(root, "proc/self/statm") }
+
+// residentBytes returns the resident set in bytes from a statm file (its
+// second field, in pages), or 0 when it cannot be read.
+func residentBytes(path string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	fs := strings.Fields(string(b))
+	if len(fs) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(fs[1], 10, 64)
+	if err != nil || pages <= 0 {
+		return 0
+	}
+	return pages * int64(os.Getpagesize())
 }
 
 // heapBytes reads the heap metric.
@@ -36,9 +82,20 @@ func heapBytes() int64 {
 	return int64(s[0].Value.Uint64())
 }
 
-// check samples the heap, adds need (bytes about to be allocated), and
-// reports whether the limit is passed. It is safe for concurrent use; a
-// nil guard never stops.
+// raise sets p to v when v is larger.
+func raise(p *atomic.Int64, v int64) {
+	for {
+		o := p.Load()
+		if v <= o || p.CompareAndSwap(o, v) {
+			return
+		}
+	}
+}
+
+// check samples the heap, and the resident set when need is positive or
+// rssEvery has passed since its last read, adds need (bytes about to be
+// allocated), and reports whether the limit is passed. It is safe for
+// concurrent use; a nil guard never stops.
 func (g *memGuard) check(need int64) bool {
 	if g == nil {
 		return false
@@ -47,25 +104,61 @@ func (g *memGuard) check(need int64) bool {
 		return true
 	}
 	h := heapBytes()
-	for {
-		p := g.peak.Load()
-		if h <= p || g.peak.CompareAndSwap(p, h) {
-			break
+	raise(&g.peak, h)
+	if h+need > g.limit {
+		return g.pass(false, h, need)
+	}
+	now := int64(time.Since(g.start))
+	next := g.rssNext.Load()
+	if need > 0 || now >= next && g.rssNext.CompareAndSwap(next, now+int64(g.every)) {
+		if r := residentBytes(g.statm); r > 0 {
+			raise(&g.rssPeak, r)
+			if r+need > g.limit {
+				return g.pass(true, r, need)
+			}
 		}
 	}
-	if h+need > g.limit {
-		g.over.Store(true)
-		return true
-	}
 	return false
+}
+
+// pass records what passed the limit (the first caller only) and sets
+// over; it returns true.
+func (g *memGuard) pass(byRSS bool, at, need int64) bool {
+	if g.passed.CompareAndSwap(false, true) {
+		g.byRSS, g.at, g.need = byRSS, at, need
+		g.over.Store(true)
+	}
+	return true
+}
+
+// passedBy names the measure that passed the limit ("Go heap" or
+// "resident set") with its sample and the bytes about to be allocated, in
+// bytes. Call it after the search's workers have stopped.
+func (g *memGuard) passedBy() (what string, at, need int64) {
+	if g == nil || !g.over.Load() {
+		return "Go heap", g.peakBytes(), 0
+	}
+	if g.byRSS {
+		return "resident set", g.at, g.need
+	}
+	return "Go heap", g.at, g.need
 }
 
 // stopped reports whether the limit was passed, without sampling.
 func (g *memGuard) stopped() bool { return g != nil && g.over.Load() }
 
+// peakBytes is the largest heap sample in bytes.
 func (g *memGuard) peakBytes() int64 {
 	if g == nil {
 		return 0
 	}
 	return g.peak.Load()
+}
+
+// rssPeakBytes is the largest resident set sample in bytes.
+func (g *memGuard) rssPeakBytes() int64 {
+	if g == nil {
+		return 0
+	}
+	return g.rssPeak.Load()
 }

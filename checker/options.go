@@ -29,14 +29,22 @@ type Options struct {
 	// before it is reported; useful with DFS, whose counterexamples are its
 	// stack paths rather than shortest ones.
 	Shrink bool
-	// MaxMemory, when positive, bounds the Go heap of the process in bytes
-	// (runtime/metrics /memory/classes/heap/objects:bytes, sampled every
-	// few hundred states, plus an estimate of the next level's needs before
-	// BFS allocates it): the search stops with StopMaxMemory, Complete
-	// false, every count so far and a Result.Hint, rather than be killed.
-	// 0 takes the bound from the machine (machine.go: the cgroup memory
-	// limit, else physical memory, minus a margin); negative means no bound.
+	// MaxMemory, when positive, bounds the memory of the process in bytes:
+	// both the Go heap (runtime/metrics /memory/classes/heap/objects:bytes,
+	// sampled every few hundred states) and the resident set
+	// (/proc/self/statm, sampled at most every 10 ms), each plus an estimate
+	// of the next level's needs before BFS allocates it. At the bound the
+	// search stops with StopMaxMemory, Complete false, every count so far
+	// and a Result.Hint, rather than be killed. 0 takes the bound from the
+	// machine when the search starts (machine.go: the smallest of the
+	// cgroup limits that apply to the process, less what other processes
+	// hold in them, and of MemAvailable plus the process's resident set,
+	// minus a margin; MachineMemoryBound); negative means no bound.
 	MaxMemory int64
+	// MemoryFrom says where a positive MaxMemory comes from, for
+	// Result.MemoryFrom and the hint ("" is "Options.MaxMemory"), e.g. the
+	// source MachineMemoryBound returned with it.
+	MemoryFrom string
 	// machineRoot replaces "/" when reading the machine's memory (tests).
 	machineRoot string
 	// POR turns on partial-order reduction. In BFS: sleep sets with state
@@ -187,12 +195,14 @@ type Result struct {
 	// visited that were reached again with a smaller sleep set (BFS), or
 	// the states that the stack proviso expanded fully (DFS).
 	Reexpanded int64
-	// HeapBytes is the largest Go heap sampled during the search when it
-	// had a memory bound (0 otherwise).
+	// HeapBytes and RSSBytes are the largest Go heap and resident set, in
+	// bytes, sampled during the search when it had a memory bound (0
+	// otherwise, or when the resident set cannot be read).
 	HeapBytes int64
-	// MemoryBound is the heap bound in bytes the search ran under (0: none)
-	// and MemoryFrom where it came from (Options.MaxMemory, a cgroup limit,
-	// physical memory).
+	RSSBytes  int64
+	// MemoryBound is the memory bound in bytes the search ran under (0:
+	// none) and MemoryFrom where it came from (Options.MaxMemory or
+	// Options.MemoryFrom, a cgroup limit, MemAvailable), margin included.
 	MemoryBound int64
 	MemoryFrom  string
 	// Hint, after a stop at the memory bound, says what to try instead.
