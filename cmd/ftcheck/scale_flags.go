@@ -27,25 +27,36 @@ func bindScale(fs *flag.FlagSet) *scaleFlags {
 	fs.StringVar(&s.spill, "spill", "", "BFS: write a level's queued states to a file in this directory once they pass --queue-memory (models with a decoder)")
 	fs.Int64Var(&s.queueMB, "queue-memory", 256, "with --spill: MiB of queued states kept in memory per level")
 	fs.BoolVar(&s.whole, "whole-states", false, "BFS: keep whole states in the queue instead of their encodings (for comparison)")
-	fs.StringVar(&s.checkpoint, "checkpoint", "", "write a checkpoint (BFS or --dfs) to this directory every --checkpoint-every, and on Ctrl-C")
+	fs.StringVar(&s.checkpoint, "checkpoint", "", "write a checkpoint to this directory (created if missing; must be writable; locked against other runs) every --checkpoint-every, and on Ctrl-C or SIGTERM. Works with BFS without --por or --whole-states, and with --dfs (also with --por, --symmetry, --lassos); not with eventually properties; the model must decode its states")
 	fs.DurationVar(&s.every, "checkpoint-every", 10*time.Minute, "with --checkpoint: time between checkpoints")
-	fs.StringVar(&s.resume, "resume", "", "continue the run (BFS or --dfs) whose checkpoint is in this directory (same model and flags)")
+	fs.StringVar(&s.resume, "resume", "", "continue the run whose checkpoint is in this directory; a damaged checkpoint (checksum) is refused. Same model, model flags, --dfs, --property, --symmetry, --por and --lassos as the run that wrote it; --workers may change (results do not depend on it). Add --checkpoint (the same directory) to keep writing checkpoints. Seconds and generated/s are then cumulative over the runs")
 	return s
 }
 
-// apply sets the options. Without --max-memory the checker takes its bound
-// from the machine; the Go runtime is given the same limit (unless
-// GOMEMLIMIT is set), so that it collects harder before the bound.
+// apply sets the options. Without --max-memory the memory bound is the
+// machine's (checker.MachineMemoryBound: the smallest of the process's
+// cgroup limits, less what other processes hold in them, and of
+// MemAvailable plus this process's resident set, minus a margin), read
+// once here and passed on in opt, so that the search, any later search of
+// the run (--mutants) and the Go runtime share it. The runtime's soft
+// memory limit (debug.SetMemoryLimit) is set to the bound, unless
+// GOMEMLIMIT is set, so that it collects harder before the bound.
 func (s *scaleFlags) apply(opt *checker.Options) {
 	opt.SpillDir, opt.QueueMemory, opt.WholeStates = s.spill, s.queueMB<<20, s.whole
 	opt.CheckpointDir, opt.CheckpointEvery, opt.Resume = s.checkpoint, s.every, s.resume
 	if opt.CheckpointDir != "" && opt.CheckpointEvery <= 0 {
 		opt.CheckpointEvery = time.Nanosecond
 	}
-	if opt.MaxMemory == 0 && os.Getenv("GOMEMLIMIT") == "" {
-		if b, _ := checker.MachineMemoryBound(); b > 0 {
-			debug.SetMemoryLimit(b)
+	switch {
+	case opt.MaxMemory == 0:
+		if b, from := checker.MachineMemoryBound(); b > 0 {
+			opt.MaxMemory, opt.MemoryFrom = b, from
 		}
+	case opt.MaxMemory > 0 && opt.MemoryFrom == "":
+		opt.MemoryFrom = "--max-memory"
+	}
+	if opt.MaxMemory > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(opt.MaxMemory)
 	}
 }
 
@@ -56,8 +67,11 @@ func reportScale(w io.Writer, res *checker.Result) {
 		fmt.Fprintf(w, "%.1f bytes/state in the queue (%d states queued, largest level %d, %d bytes spilled)\n",
 			res.QueueBytesPerState(), res.Queued, res.MaxQueue, res.Spilled)
 	}
-	if res.Checkpoints > 0 || res.Resumed {
-		fmt.Fprintf(w, "checkpoints written: %d, resumed: %v\n", res.Checkpoints, res.Resumed)
+	if res.Resumed {
+		fmt.Fprintf(w, "checkpoints written: %d, resumed: true (seconds and generated/s are cumulative: %.2fs before this run, %.2fs in it)\n",
+			res.Checkpoints, res.ResumedSeconds, res.Seconds-res.ResumedSeconds)
+	} else if res.Checkpoints > 0 {
+		fmt.Fprintf(w, "checkpoints written: %d, resumed: false\n", res.Checkpoints)
 	}
 	if res.Hint != "" {
 		fmt.Fprintln(w, "hint:", res.Hint)
