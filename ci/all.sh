@@ -33,4 +33,6 @@ if [ -f ci/quint.sh ]; then
 fi
 echo "== tests (the README's test command)"
 bash ci/test.sh
+echo "== long guards (ci/long.sh)"
+bash ci/long.sh
 echo "== CI done in $(( $(date +%s) - start )) s"
