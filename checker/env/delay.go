@@ -7,6 +7,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
 )
 
 // The BoundedDelay timing mode (see the package documentation, "Bounded
@@ -50,12 +51,17 @@ func (m *Model) timed() bool { return m.cfg.Timing == BoundedDelay }
 
 // open reports whether message entry e may be delivered (or lost) now: its
 // delivery window has opened. Always true outside BoundedDelay.
-func (m *Model) open(e *entry) bool { return m.cfg.Timing != BoundedDelay || int(e.d) < m.cfg.Delta }
+func (m *Model) open(e *entry) bool {
+	return m.cfg.Timing != BoundedDelay || int(e.d) < m.cfg.Delta || delayMutant == DelayWindowSendTick && int(e.d) == m.cfg.Delta
+}
 
 // sendDeadline is the d of a message sent now: Δ under BoundedDelay, 0
 // (unused) otherwise.
 func (m *Model) sendDeadline() int32 {
 	if m.timed() {
+		if delayMutant == DelaySendAged {
+			return int32(m.cfg.Delta) - 1
+		}
 		return int32(m.cfg.Delta)
 	}
 	return 0
@@ -71,6 +77,9 @@ func (m *Model) sendDeadline() int32 {
 func timerOffset(delay uint64) (int32, error) {
 	if delay > MaxTimerDelay {
 		return 0, fmt.Errorf("timer delay %d over %d ticks", delay, MaxTimerDelay)
+	}
+	if delayMutant == DelayTimerEarly {
+		return int32(max(delay, 1)) - 1, nil
 	}
 	return int32(max(delay, 1)), nil
 }
@@ -156,7 +165,7 @@ func (m *Model) weighDelay(p *proc, i int, crashed core.RankSet, nsched int) agg
 // has no Tick: time passing would change nothing.
 func (m *Model) tickDueDelay(s *World) bool {
 	sum := s.root.sum
-	return sum.later > 0 && sum.due == 0 && sum.live*m.detc(s)-sum.det == 0
+	return sum.later > 0 && (sum.due == 0 || delayMutant == DelayTickLate) && sum.live*m.detc(s)-sum.det == 0
 }
 
 // tickDelay is the effect of a Tick on live process r (owned by the Tick's
@@ -262,6 +271,37 @@ func (w *World) Deadlines() []int32 {
 		return true
 	})
 	return out
+}
+
+// Broken variants of BoundedDelay's timing rules, for the tests that show
+// the timing properties (delayprops.go) catch them; delayMutant is None
+// except while such a test runs (SetDelayMutant).
+const (
+	// DelayWindowSendTick opens a message's window in its send tick.
+	DelayWindowSendTick mutant.Name = "delay-window-send-tick"
+	// DelayTimerEarly sets a timer's deadline one tick early (Delay 1 and 0
+	// fire in the tick that armed them).
+	DelayTimerEarly mutant.Name = "delay-timer-early"
+	// DelayTickLate lets a Tick pass while a message or timer is due.
+	DelayTickLate mutant.Name = "delay-tick-late"
+	// DelaySendAged puts a message in flight one tick old (deadline t+Δ−1,
+	// deliverable in its send tick).
+	DelaySendAged mutant.Name = "delay-send-aged"
+)
+
+// DelayMutants are the broken variants of BoundedDelay's timing rules.
+var DelayMutants = []mutant.Name{DelayWindowSendTick, DelayTimerEarly, DelayTickLate, DelaySendAged}
+
+var delayMutant mutant.Name
+
+// SetDelayMutant turns a broken variant of BoundedDelay's timing rules
+// (DelayMutants) on in every model, for tests (mutant.None: off), and
+// returns the function that restores the previous one. No search may run
+// while it is called.
+func SetDelayMutant(name mutant.Name) (restore func()) {
+	old := delayMutant
+	delayMutant = name
+	return func() { delayMutant = old }
 }
 
 var _ checker.Timed = (*Model)(nil)
