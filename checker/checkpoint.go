@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 )
 
@@ -119,11 +118,11 @@ func (x *search[S]) encodeCheckpoint(c *ckWriter, d int) error {
 	return nil
 }
 
-// resume loads the verified checkpoint of Options.Resume and returns the
-// depth of the level to run next.
+// resume loads the body of the verified checkpoint of Options.Resume
+// (openCheckpoints read its header) and returns the depth of the level to
+// run next.
 func (x *search[S]) resume() (int, error) {
-	c := x.openBody()
-	x.readHeader(c)
+	c := x.ck.rest
 	d := c.small(1<<31, "depth")
 	x.generated.Store(int64(c.uint()))
 	x.qStates, x.res.QueueBytes, x.res.MaxQueue, x.res.Spilled = int64(c.uint()), int64(c.uint()), int64(c.uint()), int64(c.uint())
@@ -156,11 +155,7 @@ func (x *search[S]) resume() (int, error) {
 		c.err = fmt.Errorf("%d queued states, %d links", x.q.n, len(x.links[d]))
 	}
 	if c.err != nil {
-		err := c.err
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
-		return 0, fmt.Errorf("checker: resume from %s: %w", x.opt.Resume, err)
+		return 0, x.resumeError(c.err)
 	}
 	x.distinct.Store(x.visited.len())
 	x.res.Resumed = true

@@ -217,19 +217,13 @@ func (c *ckReader) actions() []Action {
 	return p
 }
 
-// resume loads the verified DFS checkpoint of Options.Resume: the visited set, the
-// stack, the asides, the counters and the counterexamples, and returns the
-// Init() index of the tree to go on with.
+// resume loads the body of the verified DFS checkpoint of Options.Resume
+// (openCheckpoints read its header): the visited set, the stack, the
+// asides, the counters and the counterexamples, and returns the Init()
+// index of the tree to go on with.
 func (d *dfs[S]) resume() (int, error) {
 	x := d.search
-	fail := func(err error) (int, error) {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
-		return 0, fmt.Errorf("checker: resume from %s: %w", x.opt.Resume, err)
-	}
-	c := x.openBody()
-	x.readHeader(c)
+	c := x.ck.rest
 	init := c.small(uint64(len(x.inits)), "initial state")
 	x.generated.Store(int64(c.uint()))
 	d.n = int64(c.uint())
@@ -291,7 +285,7 @@ func (d *dfs[S]) resume() (int, error) {
 		c.err = errors.New("an empty stack")
 	}
 	if c.err != nil {
-		return fail(c.err)
+		return 0, x.resumeError(c.err)
 	}
 	d.pruned = pruned
 	x.distinct.Store(d.n)

@@ -51,6 +51,7 @@ type ckState struct {
 	dirs  []os.FileInfo // the directories locked, or looked at and left unlocked
 	file  *os.File      // Options.Resume's checkpoint, verified
 	body  int64         // bytes of file before its trailer
+	rest  *ckReader     // file after its header, once the header is checked
 	prior time.Duration // wall time of the runs before, up to the saved point
 	// levelAt is the search's wall time at the start of BFS's current
 	// level, the time a checkpoint of that level saves.
@@ -312,6 +313,14 @@ func listOrNone(l []string) string {
 		return "(none)"
 	}
 	return strings.Join(l, ",")
+}
+
+// resumeError is a failure to read the checkpoint of Options.Resume.
+func (x *search[S]) resumeError(err error) error {
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return fmt.Errorf("checker: resume from %s: %w", x.opt.Resume, err)
 }
 
 // endOfBody checks that c has read the body to its end.

@@ -20,8 +20,9 @@ const lockFile = "lock"
 // the search starts: it refuses a search that cannot checkpoint
 // (checkpointBlocker), creates CheckpointDir if it is missing and checks
 // that it is a writable directory (a probe file is created and removed),
-// and locks both directories against other searches. Every error is one
-// line naming the directory.
+// locks both directories against other searches, and reads the header of
+// the verified checkpoint to resume (readHeader), leaving its body to
+// resume. Every error is one line naming the directory.
 func (x *search[S]) openCheckpoints() error {
 	dir, res := x.opt.CheckpointDir, x.opt.Resume
 	if dir == "" && res == "" {
@@ -42,6 +43,14 @@ func (x *search[S]) openCheckpoints() error {
 		if err := x.ck.lock(res, false); err != nil {
 			return err
 		}
+	}
+	if x.ck.file != nil {
+		c := x.openBody()
+		x.readHeader(c)
+		if c.err != nil {
+			return x.resumeError(c.err)
+		}
+		x.ck.rest = c
 	}
 	return nil
 }

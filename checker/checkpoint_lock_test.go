@@ -229,7 +229,7 @@ func TestCheckpointRefusalsNameFlags(t *testing.T) {
 // TestCheckpointResumeSettings: a BFS resumed with another number of
 // workers at each round ends as the uninterrupted search; a resume that
 // selects other properties, or turns symmetry on, is refused before it
-// starts and says what differs.
+// starts (no state generated, no progress report) and says what differs.
 func TestCheckpointResumeSettings(t *testing.T) {
 	props := []Property[pt]{sumBelow(1000), xStepBelow(1000)}
 	want := BFS[pt](&cgrid{grid: grid{N: 150, props: props}}, Options{Workers: 1})
@@ -268,14 +268,28 @@ func TestCheckpointResumeSettings(t *testing.T) {
 		{"no property", &cgrid{grid: grid{N: 150}}, Options{}, "this search selects (none)"},
 		{"symmetry", &scgrid{cgrid{grid: grid{N: 150, props: props}}}, Options{Symmetry: true}, "symmetry=false"},
 	} {
-		c.opt.Resume = dir
+		reports := 0
+		c.opt.Resume, c.opt.Progress = dir, func(Stats) { reports++ }
 		r := BFS(c.m, c.opt)
-		if r.Stop != StopError || r.Err == nil || !strings.Contains(r.Err.Error(), c.want) || r.Resumed {
-			t.Errorf("%s: stop %s, err %v; want %q in it", c.name, r.Stop, r.Err, c.want)
+		if r.Stop != StopError || r.Err == nil || !strings.Contains(r.Err.Error(), c.want) || r.Resumed || r.Transitions != 0 || reports != 0 {
+			t.Errorf("%s: stop %s, %d generated, %d progress reports, err %v; want %q in it", c.name, r.Stop, r.Transitions, reports, r.Err, c.want)
 		}
 	}
 	if r := BFS[pt](&cgrid{grid: grid{N: 150, props: props}}, Options{Resume: dir, Properties: []string{"XStep", "SumBelow"}}); r.Err != nil || !r.Resumed {
 		t.Fatalf("the same properties named in another order: %v", r.Err)
+	}
+
+	// DFS: persistent sets (POR in effect) or not.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dfsDir := t.TempDir()
+	if r := DFS[pt](&ctorus{cgrid: cgrid{grid: grid{N: 60}}, after: 2000, cancel: cancel}, Options{POR: true, Context: ctx, CheckpointDir: dfsDir}); r.Stop != StopCanceled || !r.POR || r.Checkpoints != 1 {
+		t.Fatalf("dfs por: %s %v, por %v, %d checkpoints", r.Stop, r.Err, r.POR, r.Checkpoints)
+	}
+	reports := 0
+	res := DFS[pt](&ctorus{cgrid: cgrid{grid: grid{N: 60}}}, Options{Resume: dfsDir, Progress: func(Stats) { reports++ }})
+	if res.Stop != StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "written with symmetry=false por=true lassos=false, this search runs with symmetry=false por=false") || res.Transitions != 0 || reports != 0 {
+		t.Errorf("dfs without --por: stop %s, %d generated, %d progress reports, err %v", res.Stop, res.Transitions, reports, res.Err)
 	}
 }
 

@@ -78,15 +78,18 @@ func DFS[S any](m Model[S], opt Options) *Result {
 	if opt.CheckpointDir != "" || opt.Resume != "" {
 		x.codec = codecOf(m, opt)
 	}
-	if err := x.openCheckpoints(); err != nil {
-		return x.refuse(err)
-	}
 	if len(x.ps.ev) > 0 {
+		if err := x.openCheckpoints(); err != nil {
+			return x.refuse(err)
+		}
 		return x.graphSearch()
 	}
 	d := &dfs[S]{search: x, lassos: opt.Lassos, pers: setupPersistent(x)}
 	if opt.Lassos || d.pers != nil {
 		d.onStack = make(map[uint64]int32)
+	}
+	if err := x.openCheckpoints(); err != nil {
+		return x.refuse(err)
 	}
 	return d.run()
 }
