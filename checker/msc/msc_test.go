@@ -134,49 +134,58 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// chromium returns the path of a headless Chromium, or skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("chromium not found: install Debian's chromium package to run this test")
+	return ""
+}
+
+// browse runs bin headless on the file page with args and returns its
+// standard output.
+func browse(t *testing.T, bin, page string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir()}
+	cmd := exec.CommandContext(ctx, bin, append(append(base, args...), "file://"+page)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", bin, err, stderr.Bytes())
+	}
+	return out
+}
+
+// bodyAttr is the value of the body's attribute name in dom, or "".
+func bodyAttr(dom, name string) string {
+	m := regexp.MustCompile(`<body[^>]*\b` + name + `="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
 // TestBrowser loads the page in headless Chromium and checks that the
 // script drew every arrow, stub and mark, then takes a screenshot (kept at
 // $MSC_SCREENSHOT when set).
 func TestBrowser(t *testing.T) {
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		t.Skip("chromium not found: install Debian's chromium package to run this test")
-	}
+	bin := chromium(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "chart.html")
 	if err := os.WriteFile(page, []byte(render(t, sample())), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := func(args ...string) []byte {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-			"--disable-background-networking", "--disable-component-update", "--disable-sync",
-			"--user-data-dir=" + t.TempDir()}
-		cmd := exec.CommandContext(ctx, bin, append(append(base, args...), "file://"+page)...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", bin, err, stderr.Bytes())
-		}
-		return out
-	}
-	dom := string(run("--dump-dom"))
-	attr := func(name string) string {
-		m := regexp.MustCompile(`<body[^>]*\b` + name + `="(\d+)"`).FindStringSubmatch(dom)
-		if m == nil {
-			return ""
-		}
-		return m[1]
-	}
+	dom := string(browse(t, bin, page, "--dump-dom"))
+	attr := func(name string) string { return bodyAttr(dom, name) }
 	if got := attr("data-arrows"); got != "4" {
 		t.Fatalf("data-arrows=%q, want 4 (did the script run?)", got)
 	}
@@ -196,7 +205,7 @@ func TestBrowser(t *testing.T) {
 		t.Error("violation not drawn")
 	}
 	shot := filepath.Join(dir, "chart.png")
-	run("--screenshot="+shot, "--window-size=1200,800", "--hide-scrollbars")
+	browse(t, bin, page, "--screenshot="+shot, "--window-size=1200,800", "--hide-scrollbars")
 	b, err := os.ReadFile(shot)
 	if err != nil || len(b) < 1000 || !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Fatalf("screenshot: %v, %d bytes", err, len(b))
