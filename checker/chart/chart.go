@@ -13,8 +13,11 @@ import (
 )
 
 // FromTrace replays tr on m and turns it into a chart: an arrow from the step that
-// sent a message to the step that delivered it, crashes, detections, calls
-// and decisions marked, and each process's state after every step.
+// sent a message to the step that delivered it, a lost message's stub ended
+// at the step that lost it, crashes (every process a step crashes: with
+// env.Config.Hosts, a host's crash also marks the hosted processes that die
+// with it), detections, calls and decisions marked, each process's state
+// after every step, and a lasso's loop (checker.Trace.Loop).
 //
 // Errors: the replay's error if tr does not start from an initial state of
 // m; msc.Chart.Validate's error if the chart is inconsistent. A trace
@@ -26,6 +29,9 @@ func FromTrace(m *env.Model, tr *checker.Trace) (msc.Chart, error) {
 	}
 	n := worlds[0].N()
 	c := msc.Chart{Title: m.Name(), Processes: n}
+	if tr.Loop > 0 && len(worlds) == len(tr.Steps)+1 {
+		c.Loop = tr.Loop
+	}
 	if tr.Violation != nil {
 		c.Violation = tr.Violation.String()
 	}
@@ -61,20 +67,29 @@ func FromTrace(m *env.Model, tr *checker.Trace) (msc.Chart, error) {
 				if countIn(w, kk.from, kk.to, kk.msg) < countIn(prev, kk.from, kk.to, kk.msg) && len(inflight[kk]) > 0 {
 					id := inflight[kk][0]
 					inflight[kk] = inflight[kk][1:]
-					if a.Kind == env.Deliver {
-						c.Events = append(c.Events, msc.Event{Step: k, Kind: msc.Recv, P: int(a.P), Q: int(a.Q), MsgID: id, Label: e.Msg.String()})
-					} else {
-						c.Events = append(c.Events, msc.Event{Step: k, Kind: msc.Note, P: int(a.P), Label: "lost " + e.Msg.String()})
+					kind := msc.Recv
+					if a.Kind == env.Lose {
+						kind = msc.Lost
 					}
+					c.Events = append(c.Events, msc.Event{Step: k, Kind: kind, P: int(a.P), Q: int(a.Q), MsgID: id, Label: e.Msg.String()})
 					break
 				}
 			}
-		case env.Crash:
-			c.Events = append(c.Events, msc.Event{Step: k, Kind: msc.Crash, P: int(a.P)})
 		case env.Detect:
 			c.Events = append(c.Events, msc.Event{Step: k, Kind: msc.Detect, P: int(a.P), Q: int(a.Q), Label: fmt.Sprintf("p%d dead", a.Q)})
 		case env.Call:
 			c.Events = append(c.Events, msc.Event{Step: k, Kind: msc.Call, P: int(a.P), Label: "call"})
+		}
+		for p := range n {
+			r := core.Rank(p)
+			if !w.Crashed(r) || prev.Crashed(r) {
+				continue
+			}
+			e := msc.Event{Step: k, Kind: msc.Crash, P: p}
+			if a.Kind == env.Crash && int(a.P) != p {
+				e.Label = fmt.Sprintf("with its host p%d", a.P)
+			}
+			c.Events = append(c.Events, e)
 		}
 		actor := w.LastActor()
 		for _, e := range w.LastEffects() {
