@@ -69,7 +69,7 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 		fmt.Fprintf(stdout, "shrunk from %d to %d steps (no single step can be removed); saved to %s\n", before, len(tr.Steps), out)
 	}
 	if *html != "" {
-		ch, ok := r.(registry.Charter)
+		ch, ok := registry.ChartOf(r)
 		if !ok {
 			return usageFor(replayHelp, "replay --html: model %s has no message sequence chart", name)
 		}

@@ -156,7 +156,7 @@ func (m *CheckModel) Apply(s *RoundState, a checker.Action) (*RoundState, error)
 			next.FalseSuspicion = &[3]int{int(h), int(x), s.G + 1}
 		}
 	}
-	if err := runRound(next.Nodes, live, suspected); err != nil {
+	if err := runRound(next.Nodes, live, suspected, nil); err != nil {
 		return nil, err
 	}
 	next.G++
@@ -167,8 +167,10 @@ func (m *CheckModel) Apply(s *RoundState, a checker.Action) (*RoundState, error)
 // in place): gossip timers in ascending host order, then every message in
 // send order (the PINGs and PONGs they cause too), then the ping timers in
 // arming order, as Simulate orders them with one-tick delays. suspected,
-// if not nil, is told of every new suspicion (h suspects x).
-func runRound(nodes []*fd.Node, live func(core.Rank) bool, suspected func(h, x core.Rank)) error {
+// if not nil, is told of every new suspicion (h suspects x); sent, if not
+// nil, of every message as it is taken from the queue, in order (it is
+// delivered if its destination is live).
+func runRound(nodes []*fd.Node, live func(core.Rank) bool, suspected func(h, x core.Rank), sent func(from, to core.Rank, m core.Message)) error {
 	type env struct {
 		from, to core.Rank
 		m        core.Message
@@ -210,6 +212,9 @@ func runRound(nodes []*fd.Node, live func(core.Rank) bool, suspected func(h, x c
 	for len(q) > 0 {
 		e := q[0]
 		q = q[1:]
+		if sent != nil {
+			sent(e.from, e.to, e.m)
+		}
 		if live(e.to) {
 			if err := step(e.to, core.Receive(e.from, e.m)); err != nil {
 				return err
