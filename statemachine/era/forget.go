@@ -37,7 +37,7 @@ func (n *Node) Forget() core.Machine {
 		c.ags = c.one[:0:len(c.one)]
 	}
 	for _, g := range n.ags {
-		kept := agreement{a: g.a, input: g.input, result: n.forgottenResult(g.result)}
+		kept := agreement{a: g.a, input: n.forgottenInput(g.input), result: n.forgottenResult(g.result)}
 		if !kept.isDefault() {
 			c.ags = append(c.ags, kept)
 		}
@@ -51,7 +51,7 @@ func (n *Node) Forget() core.Machine {
 // that drops what a property reads. They are not protocol mutants: without
 // forgetting they change nothing, so they are not in Mutants and --mutant
 // does not take them; a Config may name them (tests only).
-var ForgetMutants = []mutant.Name{MutantForgetDropsResult}
+var ForgetMutants = []mutant.Name{MutantForgetDropsResult, MutantForgetDropsInput}
 
 // MutantForgetDropsResult makes Forget drop Result_p^a, which
 // Irrevocability reads of the actor of a crash step.
@@ -62,6 +62,20 @@ const MutantForgetDropsResult = mutant.Name("forget-drops-result")
 func (n *Node) forgottenResult(v Value) Value {
 	if n.cfg.Mutant == MutantForgetDropsResult {
 		return nil // mutant: Result forgotten
+	}
+	return v
+}
+
+// MutantForgetDropsInput makes Forget drop the input the node resolved at
+// its call (Node.Input), which validity reads of a crashed process under
+// the ulfm op (its contribution, (flag, S_p, S_p)).
+const MutantForgetDropsInput = mutant.Name("forget-drops-input")
+
+// forgottenInput is MutantForgetDropsInput's hook in Forget: the input
+// kept.
+func (n *Node) forgottenInput(v Value) Value {
+	if n.cfg.Mutant == MutantForgetDropsInput {
+		return nil // mutant: the input forgotten
 	}
 	return v
 }
