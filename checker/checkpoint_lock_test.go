@@ -1,9 +1,13 @@
 package checker
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -336,3 +340,58 @@ func TestCheckpointResumeSeconds(t *testing.T) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// TestCheckpointLockProcesses: a search in another process holding a
+// checkpoint directory makes a search here refuse it, naming that
+// process; once that process has ended the directory is free. The other
+// process is this test binary, run again with FTKERNEL_TEST_HOLD_CHECKPOINT
+// set: it holds the directory until its stdin closes.
+func TestCheckpointLockProcesses(t *testing.T) {
+	if dir := os.Getenv("FTKERNEL_TEST_HOLD_CHECKPOINT"); dir != "" {
+		g := &gate{cgrid: cgrid{grid: grid{N: 5}}, started: make(chan struct{}), release: make(chan struct{})}
+		go func() {
+			<-g.started
+			fmt.Println("holding")
+			io.Copy(io.Discard, os.Stdin)
+			close(g.release)
+		}()
+		if r := BFS[pt](g, Options{Workers: 1, CheckpointDir: dir, CheckpointEvery: time.Hour}); r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		return
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCheckpointLockProcesses$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "FTKERNEL_TEST_HOLD_CHECKPOINT="+dir)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "holding\n" {
+		stdin.Close()
+		cmd.Wait()
+		t.Fatalf("the holding process: %q, %v", line, err)
+	}
+	r := BFS[pt](&cgrid{grid: grid{N: 5}}, Options{CheckpointDir: dir, CheckpointEvery: time.Hour})
+	want := fmt.Sprintf("in use by process %d", cmd.Process.Pid)
+	if r.Stop != StopError || r.Err == nil || !strings.Contains(r.Err.Error(), want) {
+		t.Errorf("a directory another process holds: stop %s, err %v; want %q", r.Stop, r.Err, want)
+	}
+	stdin.Close()
+	go io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("the holding process: %v", err)
+	}
+	if r := BFS[pt](&cgrid{grid: grid{N: 5}}, Options{CheckpointDir: dir, CheckpointEvery: time.Hour}); r.Err != nil || !r.Complete {
+		t.Fatalf("after the holding process ended: %s %v", r.Stop, r.Err)
+	}
+}
