@@ -21,7 +21,7 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON summary object")
 	html := fs.String("html", "", "write a self-contained HTML message sequence chart of the trace to this file")
-	itf := fs.String("itf", "", "write the trace in the Informal Trace Format (ITF, for Quint's tools) to this file, with the variables of tla/era_go.qnt (era, --op and) or tla/correction.qnt (correction)")
+	itf := fs.String("itf", "", "write the trace in the Informal Trace Format (ITF, for Apalache's and Quint's tools) to this file: era (--op and), correction, gossipfd (--timing rounds) and replica (--fd perfect) in the variables of their Quint specs (tla/*.qnt), twophase in TwoPhase.tla's, any other model in generic variables (procs, crashed, detected, inFlight, now, action)")
 	shrink := fs.Bool("shrink", false, "shrink the trace by delta debugging (keeping its violation) and save it as FILE.shrunk.json")
 	// Accept flags before or after the file name.
 	var file string
