@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -53,7 +54,10 @@ type ForgetContractReport struct {
 //
 //   - f encodes as φ(s) (the forgetting search reaches exactly the images
 //     of the plain worlds, Apply(φ(s), a) = φ(Apply(s, a))), and
-//     forgetting f again changes nothing;
+//     forgetting f again changes nothing; and, independently of the
+//     environment's φ, f's exported view (View) is s's with each crashed
+//     node replaced by its own Forget (which leaves the forgotten node as
+//     it is) and each crashed process's detections cleared;
 //   - the enabled actions are the same: forget.Actions(f) equals
 //     plain.Actions(s) as a list of (kind, p, q, i), and Quiescent agrees.
 //     Nothing is excepted: what forgetting legitimately changes (the nodes
@@ -200,6 +204,9 @@ func (c *forgetContract) compare(at forgetPair) ([]forgetPair, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.views(at); err != nil {
+		return nil, err
+	}
 	if !bytes.Equal(c.plain.Encode(nil, s), c.forget.Encode(nil, f)) {
 		c.rep.Changed++
 	}
@@ -287,6 +294,45 @@ func (c *forgetContract) image(at forgetPair) (*env.World, error) {
 		return nil, c.fail(at, "the forgetting model's world is not the plain world forgotten (plain.Forgotten)")
 	}
 	return img, nil
+}
+
+// views compares at.f with at.s through their exported views (View),
+// with φ computed from the nodes' own Forget rather than the environment's:
+// every live process is as it is in s, every crashed one has the Forget of
+// its node in s (which its Forget leaves as it is) and no detection, and
+// the rest of the world is the same.
+func (c *forgetContract) views(at forgetPair) error {
+	want, got := View(at.s), View(at.f)
+	for p := range want.Procs {
+		r := core.Rank(p)
+		if !at.s.Crashed(r) {
+			continue
+		}
+		fs, ok := at.s.Node(r).(env.Forgetter)
+		ff, ok2 := at.f.Node(r).(env.Forgetter)
+		if !ok || !ok2 {
+			return c.fail(at, "crashed %v's node %T has no Forget", r, at.s.Node(r))
+		}
+		want.Procs[p].Node, want.Procs[p].Detected = fs.Forget().AppendBinary(nil), nil
+		if again := ff.Forget().AppendBinary(nil); !bytes.Equal(again, got.Procs[p].Node) {
+			return c.fail(at, "crashed %v's forgotten node %v is changed by Forget: %v", r, at.f.Node(r), ff.Forget())
+		}
+	}
+	for p := range want.Procs {
+		w, g := want.Procs[p], got.Procs[p]
+		if !bytes.Equal(w.Node, g.Node) {
+			return c.fail(at, "%v's node is %v on the image, want %x (%s)", core.Rank(p), at.f.Node(core.Rank(p)), w.Node, map[bool]string{true: "its Forget", false: "as in the world"}[at.s.Crashed(core.Rank(p))])
+		}
+		w.Node, g.Node = nil, nil
+		if !reflect.DeepEqual(w, g) {
+			return c.fail(at, "%v is %+v on the image, want %+v", core.Rank(p), g, w)
+		}
+	}
+	want.Procs, got.Procs = nil, nil
+	if !reflect.DeepEqual(want, got) {
+		return c.fail(at, "the image is %+v, want %+v", got, want)
+	}
+	return nil
 }
 
 // verdict compares the verdicts of property name on the world (ps) and on
