@@ -67,7 +67,7 @@ func TestDelayMutantsCaught(t *testing.T) {
 		{DelayTimerEarly, "hb δ=2 η=5 Δ=2 lose", PropTimerDeadline, 1, "due in 1 ticks after the step, want 2"},
 		{DelayTickLate, "pinger δ=2 Δ=2", PropDeliveryWindow, 4, "a Tick passed tick t+2 with message PING from p0 to p1 still in flight"},
 		{DelayTickLate, "pinger n=1 Delay 0", PropTimerDeadline, 3, "a Tick passed the deadline of p0's timer 1 without firing it"},
-		{DelaySendAged, "pinger δ=2 Δ=2", PropDeliveryWindow, 1, "p0 sent 1 messages to p1, but 0 more of age 0"},
+		{DelaySendAged, "pinger δ=2 Δ=2", PropDeliveryWindow, 1, "p0 sent 1 message(s) to p1 in this step, but 0 more of age 0"},
 	} {
 		restore := SetDelayMutant(c.mut)
 		r := checker.BFS[*World](mustNew(t, toys[c.toy]), checker.Options{Workers: 1})
@@ -141,7 +141,7 @@ func TestDelayPropsForged(t *testing.T) {
 		{"message sent aged", window, s0, call, edited(s1, 1, func(p *proc) {
 			p.inbox = slices.Clone(p.inbox)
 			p.inbox[0].d--
-		}), "p0 sent 1 messages to p1, but 0 more of age 0"},
+		}), "p0 sent 1 message(s) to p1 in this step, but 0 more of age 0"},
 	} {
 		err := c.p.CheckStep(c.prev, c.a, c.next)
 		if got := ""; err != nil {
@@ -167,4 +167,41 @@ func TestDelayPropsForged(t *testing.T) {
 			t.Errorf("%s holds on an asynchronous step", p.Name)
 		}
 	}
+}
+
+// TestDelayPropsReads: the timing properties declare checker.ReadsStep, so
+// breadth-first search with sleep sets commutes independent steps around
+// the checked one; it must find the same states and the same violated
+// properties as without, on the correct environment and on the mutants
+// whose state space stays finite.
+func TestDelayPropsReads(t *testing.T) {
+	for name, c := range delayToys() {
+		for _, mut := range []mutant.Name{mutant.None, DelayWindowSendTick, DelayTimerEarly, DelaySendAged} {
+			restore := SetDelayMutant(mut)
+			m := mustNew(t, c)
+			opt := checker.Options{Workers: 1, ContinueAfterViolation: true}
+			a := checker.BFS[*World](m, opt)
+			opt.POR = true
+			b := checker.BFS[*World](m, opt)
+			restore()
+			if a.Err != nil || b.Err != nil || !b.POR {
+				t.Fatalf("%s %s: %v / %v (%s)", name, mut, a.Err, b.Err, b.PORNote)
+			}
+			va, vb := violatedSet(a), violatedSet(b)
+			if a.States != b.States || va != vb || b.Transitions+b.Slept != a.Transitions {
+				t.Errorf("%s %s: %d states {%s} %d generated without sleep sets, %d states {%s} %d generated + %d slept with",
+					name, mut, a.States, va, a.Transitions, b.States, vb, b.Transitions, b.Slept)
+			}
+			t.Logf("%-20s %-24s %4d states, %5d generated, %4d slept, violated {%s}", name, mut, a.States, a.Transitions, b.Slept, va)
+		}
+	}
+}
+
+func violatedSet(r *checker.Result) string {
+	var names []string
+	for _, tr := range r.Violations {
+		names = append(names, tr.Violation.Property)
+	}
+	slices.Sort(names)
+	return strings.Join(slices.Compact(names), ",")
 }
