@@ -41,7 +41,8 @@ type EnvParams struct {
 // NewEnvModel builds the environment model. Its properties are accuracy
 // (no live host declared failed) and no-false-suspicion (no live host
 // suspected, ping phase included), both props.StrongAccuracy, and
-// completeness, the bounded response of EnvCompleteness. Errors: an
+// completeness, the bounded response of EnvCompleteness, then the
+// environment's timing rules (env.TimingProperties). Errors: an
 // unbounded run (MaxRounds 0), an invalid Node config, a ping timeout of at
 // most 2Δ ticks, a completeness bound below 1 round.
 func NewEnvModel(p EnvParams) (*env.Model, error) {
@@ -82,6 +83,7 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	if p.Liveness {
 		properties = append(properties, EnvEventualCompleteness(p.DetectBound, cfg.MaxRounds))
 	}
+	properties = append(properties, env.TimingProperties()...)
 	return env.New(env.Config{
 		Name:      fmt.Sprintf("gossipfd variant=%v cleanup=%d ping=%v t-gossip=%d max-rounds=%d detect-bound=%d", cfg.Variant, cfg.Cleanup, cfg.Ping, cfg.TGossip, cfg.MaxRounds, p.DetectBound),
 		N:         cfg.N,
