@@ -109,7 +109,7 @@ func NewStackModel(p Params, s StackParams) (*Model, error) {
 		Detector: env.DetectorNone, Timing: env.BoundedDelay, Delta: s.Delta,
 		NewNode:   func(r core.Rank, _ int) core.Machine { return hosts[r] },
 		Schedules: [][][]core.Input{start}, CrashProb: p.CrashProb,
-		Properties: StackProperties(layout, cfg.Programs, base.Ref),
+		Properties: append(StackProperties(layout, cfg.Programs, base.Ref), env.TimingProperties()...),
 		MaySend:    stackMaySend(layout, cfg.Programs),
 
 		ForgetCrashed: p.ForgetCrashed,
