@@ -109,7 +109,8 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 // CheckProperties are the detector's properties over bounded-delay env
 // worlds. A daemon's crash crashes its processes in env too, so
 // a live process always has a live daemon; "p suspects q" reads Reported_p
-// ∋ q and, for a daemon q, also every process of q.
+// ∋ q and, for a daemon q, also every process of q. The environment's
+// timing rules (env.TimingProperties) come last.
 func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
 	suspects := func(w *env.World, p, q core.Rank) bool {
 		n := w.Node(p)
@@ -130,7 +131,7 @@ func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
 		"no live daemon or process is in any Reported set (strong accuracy; needs η above the heartbeat gap plus the delay bound, and above a mending request's round trip)",
 		func(w *env.World, p, q core.Rank) bool { return knows(w.Node(p), q) })
 	accuracy.Stable = true
-	return []checker.Property[*env.World]{
+	return append([]checker.Property[*env.World]{
 		accuracy,
 		props.StrongCompleteness(PropCompleteness,
 			"every crashed daemon, with its processes, and every crashed process is eventually in Reported at every live daemon and every live process (strong completeness, §4.4–4.6)",
@@ -166,7 +167,7 @@ func CheckProperties(c *fd.Config) []checker.Property[*env.World] {
 				}
 				return nil
 			}},
-	}
+	}, env.TimingProperties()...)
 }
 
 // ringRepaired is ring repair over an env world.
