@@ -275,7 +275,7 @@ func Slug(heading string) string {
 func TestSlug(t *testing.T) {
 	for _, c := range []struct{ heading, id string }{
 		{"The main job", "the-main-job"},
-		{"Literature search: Corrected Gossip and failure-proof correction (issue 4)", "literature-search-corrected-gossip-and-failure-proof-correction-issue-4"},
+		{"Literature search: Corrected Gossip and failure-proof correction (§3.1, Lemma 2)", "literature-search-corrected-gossip-and-failure-proof-correction-31-lemma-2"},
 		{"X/Y trees, rebalancing and the §1.1 semantics", "xy-trees-rebalancing-and-the-11-semantics"},
 		{"`--dfs --por`: persistent sets", "--dfs---por-persistent-sets"},
 		{"[Mutants](#mutants) of `era_go.qnt`", "mutants-of-era_goqnt"},
