@@ -56,10 +56,10 @@ var _ checker.Persistent[*World] = (*Model)(nil)
 // reaches by harmless deliveries (Config.MaySend; soundness below, "Quiet
 // deliveries").
 //
-// # Absorbed deliveries (since 2026-11-24)
+// # Absorbed deliveries
 //
 // Before any set is grown: if an enabled Deliver b, at a live process p
-// (which may crash: since 2026-11-24), is of a message p's node absorbs (Absorber: a step with no
+// (which may crash), is of a message p's node absorbs (Absorber: a step with no
 // effect that leaves the node as it is, in every state the node may
 // reach), and the message cannot be lost (not LossOnCrash, or its sender
 // is live and cannot crash), and, under BoundedDelay, b is due now, then

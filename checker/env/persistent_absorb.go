@@ -25,7 +25,7 @@ type Absorber interface {
 // delivery Persistent may take alone (see Persistent's "Absorbed
 // deliveries"), or false.
 //
-// The receiver may crash (since 2026-11-24): its crash disables the
+// The receiver may crash: its crash disables the
 // delivery, but condition 1b of checker.Persistent allows an action of the
 // path to disable T's progress action when it absorbs it, and a crash
 // absorbs an absorbed delivery at its process: the crash empties the
