@@ -154,7 +154,7 @@ func sentNow(prev, next *World, delta int32) error {
 			return k
 		}
 		if got := fresh(next) - fresh(prev); got != sent {
-			return fmt.Errorf("%v sent %d messages to %v, but %d more of age 0 (sent this tick) from %v are in flight to it", p, sent, e.To, got, p)
+			return fmt.Errorf("%v sent %d message(s) to %v in this step, but %d more of age 0 (sent this tick) from %v are in flight to it", p, sent, e.To, got, p)
 		}
 	}
 	return nil
