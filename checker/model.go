@@ -13,8 +13,19 @@ type Action struct {
 	I    int32 `json:"i"`
 }
 
-// String formats the raw action; models give a readable form with Describe.
-func (a Action) String() string { return fmt.Sprintf("{%d %d %d %d}", a.Kind, a.P, a.Q, a.I) }
+// String formats the raw action, e.g. "kind 5 p=99 q=0 i=0"; models give
+// a readable form with Describe.
+func (a Action) String() string {
+	return fmt.Sprintf("kind %d p=%d q=%d i=%d", a.Kind, a.P, a.Q, a.I)
+}
+
+// KindNamer is implemented by models that name their action kinds
+// ("deliver", "crash", …). Traces of such a model carry each step's kind
+// name next to its number (Step.KindName); the number is what replay
+// takes, the name is for people and is checked against the number.
+type KindNamer interface {
+	KindName(kind uint8) string
+}
 
 // Model is a transition system. S is its state type; a state is never
 // changed once built (Apply returns a new one), so the checker may share it

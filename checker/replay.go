@@ -60,9 +60,9 @@ func Replay[S any](m Model[S], tr *Trace) ([]S, error) {
 	if err != nil {
 		return nil, err
 	}
-	acts := make([]Action, len(tr.Steps))
-	for i, st := range tr.Steps {
-		acts[i] = st.Action
+	acts, err := traceActions(m, tr)
+	if err != nil {
+		return nil, err
 	}
 	states, v, err := replayActions(m, tr.Init, acts, ps)
 	if err != nil {
@@ -72,6 +72,22 @@ func Replay[S any](m Model[S], tr *Trace) ([]S, error) {
 		return states, &ViolationError{Violation: *v}
 	}
 	return states, nil
+}
+
+// traceActions lists the actions of tr's steps. A step whose kind name
+// (Step.KindName) is not the model's name of its kind number is a
+// *StepError: the trace was edited or written by another model.
+func traceActions[S any](m Model[S], tr *Trace) ([]Action, error) {
+	kn, _ := any(m).(KindNamer)
+	acts := make([]Action, len(tr.Steps))
+	for i, st := range tr.Steps {
+		if kn != nil && st.KindName != "" && kn.KindName(st.Action.Kind) != st.KindName {
+			return nil, &StepError{Step: i + 1, Action: st.Action,
+				Err: fmt.Errorf("the trace names kind %d %q, the model %q", st.Action.Kind, st.KindName, kn.KindName(st.Action.Kind))}
+		}
+		acts[i] = st.Action
+	}
+	return acts, nil
 }
 
 // traceProperties is the property set Replay checks for tr.
@@ -120,9 +136,13 @@ func replayActions[S any](m Model[S], init int, acts []Action, ps *propSet[S]) (
 // describe fills the Text of steps along the path from init.
 func describe[S any](m Model[S], init S, acts []Action) ([]Step, error) {
 	steps := make([]Step, len(acts))
+	kn, _ := any(m).(KindNamer)
 	s := init
 	for i, a := range acts {
 		steps[i] = Step{Action: a, Text: m.Describe(s, a)}
+		if kn != nil {
+			steps[i].KindName = kn.KindName(a.Kind)
+		}
 		next, err := m.Apply(s, a)
 		if err != nil {
 			return steps, &StepError{Step: i + 1, Action: a, Err: err}
@@ -134,9 +154,9 @@ func describe[S any](m Model[S], init S, acts []Action) ([]Step, error) {
 
 // replayLasso replays a lasso and checks that it closes and never quiesces.
 func replayLasso[S any](m Model[S], tr *Trace) ([]S, error) {
-	acts := make([]Action, len(tr.Steps))
-	for i, st := range tr.Steps {
-		acts[i] = st.Action
+	acts, err := traceActions(m, tr)
+	if err != nil {
+		return nil, err
 	}
 	states, _, err := replayActions(m, tr.Init, acts, &propSet[S]{all: m.Properties()})
 	if err != nil {

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,10 +43,50 @@ type Trace struct {
 func (t *Trace) LoopStart() int { return len(t.Steps) - t.Loop }
 
 // Step is one action of a trace. Text is Model.Describe(prev, Action): only
-// for people; replay uses Action.
+// for people; replay uses Action. KindName names Action.Kind when the model
+// is a KindNamer ("" otherwise).
+//
+// In JSON a step is {"action": {"kind": 1, "name": "deliver", "p": 2,
+// "q": 0, "i": 0}, "text": "…"}; "name" is left out when KindName is empty,
+// as in traces written before kinds had names, which read back unchanged.
 type Step struct {
-	Action Action `json:"action"`
-	Text   string `json:"text"`
+	Action   Action
+	KindName string
+	Text     string
+}
+
+// stepJSON and actionJSON are Step's JSON form.
+type stepJSON struct {
+	Action actionJSON `json:"action"`
+	Text   string     `json:"text"`
+}
+
+type actionJSON struct {
+	Kind uint8  `json:"kind"`
+	Name string `json:"name,omitempty"`
+	P    int32  `json:"p"`
+	Q    int32  `json:"q"`
+	I    int32  `json:"i"`
+}
+
+// MarshalJSON writes the step with its kind's name, if any.
+func (s Step) MarshalJSON() ([]byte, error) {
+	a := s.Action
+	return json.Marshal(stepJSON{Action: actionJSON{Kind: a.Kind, Name: s.KindName, P: a.P, Q: a.Q, I: a.I}, Text: s.Text})
+}
+
+// UnmarshalJSON reads a step, with or without its kind's name; unknown
+// fields are errors.
+func (s *Step) UnmarshalJSON(b []byte) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var j stepJSON
+	if err := d.Decode(&j); err != nil {
+		return err
+	}
+	a := j.Action
+	*s = Step{Action: Action{Kind: a.Kind, P: a.P, Q: a.Q, I: a.I}, KindName: a.Name, Text: j.Text}
+	return nil
 }
 
 // Violation says which property failed and where.
@@ -62,8 +103,9 @@ type Violation struct {
 	Steps int `json:"steps"`
 }
 
-// String formats the violation on one line.
-func (v *Violation) String() string {
+// String formats the violation on one line (a value receiver: a Violation
+// and a *Violation print alike).
+func (v Violation) String() string {
 	return fmt.Sprintf("%s %s violated after step %d: %s", v.Kind, v.Property, v.Steps, v.Message)
 }
 

@@ -88,3 +88,7 @@ func (e *StepError) Unwrap() error { return e.Err }
 func notEnabled(a checker.Action, why string) error {
 	return fmt.Errorf("%w: %s %v: %s", ErrNotEnabled, KindName(a.Kind), a, why)
 }
+
+// KindName names an action kind of the model's actions (checker.KindNamer:
+// traces carry the names).
+func (m *Model) KindName(k uint8) string { return KindName(k) }

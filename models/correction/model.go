@@ -11,6 +11,7 @@ import (
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/models/internal/flagcheck"
 	"github.com/ftkernel/ftkernel/registry"
 	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
@@ -147,26 +148,44 @@ type correctionFlags struct {
 	delay                  uint64
 	gRounds                int
 	gTime                  int64
+	maxP                   int
 	fs                     *flag.FlagSet
 }
 
-func bindCorrection(fs *flag.FlagSet, P int) *correctionFlags {
-	f := &correctionFlags{fs: fs}
+// Ranges of the size flags shared by check and simulate.
+const (
+	// MaxCheckP is the largest --P of ftcheck check correction.
+	MaxCheckP = 16
+	// MaxSimP is the largest --P of ftcheck simulate correction: the LogP
+	// simulator takes about 0.9 KB per process (3.5 GB at 2^22, 1 GB at
+	// 2^20).
+	MaxSimP = 1 << 22
+	// MaxK bounds --k, MaxTime --L, --o, --g and --delay (LogP time
+	// units), MaxGossipRounds --gossip-rounds and --gossip-time.
+	MaxK            = 1 << 16
+	MaxTime         = 1_000_000
+	MaxGossipRounds = 1024
+)
+
+// bindCorrection binds the model flags with the default P and the largest
+// accepted --P, maxP.
+func bindCorrection(fs *flag.FlagSet, P, maxP int) *correctionFlags {
+	f := &correctionFlags{fs: fs, maxP: maxP}
 	fs.StringVar(&f.tree, "tree", "binomial", "dissemination: a tree binomial|binomial-inorder|kary|kary-inorder|lame|optimal, or gossip (Corrected Gossip, §3.1)")
-	fs.IntVar(&f.k, "k", 2, "arity of kary trees, order of Lamé trees")
+	fs.IntVar(&f.k, "k", 2, fmt.Sprintf("arity of kary trees (2 … %d), order of Lamé trees (1 … %d)", MaxK, MaxK))
 	fs.StringVar(&f.corr, "correction", "checked", "correction: opportunistic|optimized|checked|delayed|none")
-	fs.IntVar(&f.d, "d", 4, "distance d of (optimized) opportunistic correction")
+	fs.IntVar(&f.d, "d", 4, fmt.Sprintf("distance d of (optimized) opportunistic correction, 1 … %d", MaxSimP))
 	fs.StringVar(&f.start, "start", "synchronized", "correction start: synchronized|overlapped")
-	fs.IntVar(&f.p, "P", P, "number of processes (ranks 0..P-1, root 0)")
-	fs.IntVar(&f.L, "L", 2, "LogP latency L (the optimal tree is built for it)")
-	fs.IntVar(&f.o, "o", 1, "LogP overhead o (the optimal tree is built for it)")
-	fs.Uint64Var(&f.delay, "delay", 4, "wait of delayed correction")
+	fs.IntVar(&f.p, "P", P, fmt.Sprintf("number of processes (ranks 0..P-1, root 0), 1 … %d", maxP))
+	fs.IntVar(&f.L, "L", 2, fmt.Sprintf("LogP latency L (the optimal tree is built for it), 0 … %d", MaxTime))
+	fs.IntVar(&f.o, "o", 1, fmt.Sprintf("LogP overhead o (the optimal tree is built for it), 1 … %d", MaxTime))
+	fs.Uint64Var(&f.delay, "delay", 4, fmt.Sprintf("wait of delayed correction, 1 … %d", MaxTime))
 	fs.StringVar(&f.early, "early", "forwards", "a process colored by a correction message: forwards (still sends its tree messages when correction overlaps, §3.3) or silent (sends nothing, §3.1 read strictly)")
 	fs.BoolVar(&f.cover, "cover-stop", false, "checked correction also stops once the left and right distances sent to add up to P (flogsim's rule; docs/correction-flogsim.md)")
 	fs.BoolVar(&f.noOverRoot, "no-over-root", false, "checked and opportunistic correction never send across the root: the ring is cut between P-1 and 0 (flogsim's send_over_root=false)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
-	fs.IntVar(&f.gRounds, "gossip-rounds", 0, "with --tree gossip: gossip messages per process, the length of its random partner sequence (0: 1 for check, ⌈T/o⌉ for simulate)")
-	fs.Int64Var(&f.gTime, "gossip-time", 0, "with --tree gossip, simulate only: LogP time T at which gossip ends and synchronized correction starts (0: ⌈2·log2 P⌉)")
+	fs.IntVar(&f.gRounds, "gossip-rounds", 0, fmt.Sprintf("with --tree gossip: gossip messages per process, the length of its random partner sequence, 0 … %d (0: 1 for check, ⌈T/o⌉ for simulate)", MaxGossipRounds))
+	fs.Int64Var(&f.gTime, "gossip-time", 0, fmt.Sprintf("with --tree gossip, simulate only: LogP time T at which gossip ends and synchronized correction starts, 0 … %d (0: ⌈2·log2 P⌉)", MaxGossipRounds))
 	return f
 }
 
@@ -208,7 +227,32 @@ func ParseCorrectionKind(s string) (corrsm.CorrectionKind, error) {
 	return 0, fmt.Errorf("--correction %q: want opportunistic, optimized, checked, delayed or none", s)
 }
 
+// sizes checks the size flags against their ranges.
+func (f *correctionFlags) sizes() error {
+	return flagcheck.First(
+		flagcheck.Int("P", int64(f.p), 1, int64(f.maxP), map[bool]string{true: "exhaustive checking is for small P: use ftcheck simulate correction beyond"}[f.maxP == MaxCheckP]),
+		flagcheck.Int("k", int64(f.k), 1, MaxK, ""),
+		flagcheck.Int("d", int64(f.d), 1, MaxSimP, ""),
+		flagcheck.Int("L", int64(f.L), 0, MaxTime, ""),
+		flagcheck.Int("o", int64(f.o), 1, MaxTime, ""),
+		flagcheck.Uint("delay", f.delay, 1, MaxTime, ""),
+		flagcheck.Int("gossip-rounds", int64(f.gRounds), 0, MaxGossipRounds, negative(int64(f.gRounds))),
+		flagcheck.Int("gossip-time", f.gTime, 0, MaxGossipRounds, negative(f.gTime)),
+	)
+}
+
+// negative is the reason a negative count is refused, "" for another.
+func negative(v int64) string {
+	if v < 0 {
+		return "must not be negative"
+	}
+	return ""
+}
+
 func (f *correctionFlags) params() (Params, error) {
+	if err := f.sizes(); err != nil {
+		return Params{}, err
+	}
 	p := Params{P: f.p, Distance: f.d, Delay: f.delay, Mutant: mutant.Name(f.mut), CoverStop: f.cover, NoOverRoot: f.noOverRoot}
 	var err error
 	if p.Early, err = ParseEarlyRule(f.early); err != nil {
@@ -247,9 +291,6 @@ func (f *correctionFlags) params() (Params, error) {
 		p.Start = corrsm.Overlapped
 	default:
 		return p, fmt.Errorf("--start %q: want synchronized or overlapped", f.start)
-	}
-	if p.P < 1 {
-		return p, fmt.Errorf("--P %d: need at least one process", p.P)
 	}
 	if p.Mutant != mutant.None {
 		ok := false
@@ -294,8 +335,8 @@ func (p Params) Config() (*corrsm.Config, error) {
 }
 
 func defineCorrection(fs *flag.FlagSet) registry.Builder {
-	f := bindCorrection(fs, 6)
-	faults := fs.Int("faults", 1, "crash budget F: up to F non-root processes fail, at any step (the root, rank 0, never fails: §2.1)")
+	f := bindCorrection(fs, 6, MaxCheckP)
+	faults := fs.Int("faults", 1, "crash budget F: up to F non-root processes fail, at any step, 0 … P-1 (the root, rank 0, never fails: §2.1)")
 	before := fs.Bool("faults-before-correction", false, "failures only before the synchronized start of correction (the guarantee of checked correction, §3.1/§4.2); needs --start synchronized")
 	timing := fs.String("timing", "async", "async: any interleaving, each send slot fires whenever; rounds: lock-step rounds (one correction send per process per round, all of a round's messages delivered before the next round), far fewer interleavings")
 	lose := fs.Bool("lose-on-crash", false, "messages in flight from a crashed process may be lost (each loss is a step); by default they are all delivered")
@@ -325,9 +366,6 @@ func defineCorrection(fs *flag.FlagSet) registry.Builder {
 		}
 		if p.Timing, err = env.ParseTiming(*timing); err != nil {
 			return nil, fmt.Errorf("--timing %q: want async or rounds", *timing)
-		}
-		if p.P > 16 {
-			return nil, fmt.Errorf("--P %d: exhaustive checking is for small P (use ftcheck simulate correction)", p.P)
 		}
 		m, err := NewModel(p)
 		if err != nil {

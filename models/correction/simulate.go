@@ -10,25 +10,32 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/models/internal/flagcheck"
 	"github.com/ftkernel/ftkernel/registry"
 )
 
 func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
-	f := bindCorrection(fs, 65536)
-	g := fs.Int("g", 1, "LogP gap g (≤ o; never delays anything)")
+	f := bindCorrection(fs, 65536, MaxSimP)
+	g := fs.Int("g", 1, "LogP gap g, 0 … o (never delays anything)")
 	overlap := fs.Bool("overlap", true, "a send overhead may overlap a receive overhead on one process")
 	prio := fs.String("prio", "recv", "tie between a completing receive and a free send port: recv|send")
 	faults := fs.String("faults", "", "ranks failed from the start, e.g. 1,5,9 or 16-31 (never 0)")
 	rate := fs.Float64("fault-rate", 0, "Monte Carlo: fraction of non-root processes failed per run (e.g. 0.01)")
-	runs := fs.Int("runs", 1, "Monte Carlo: number of runs (fault sets, and gossip partners, drawn from --seed and the run index); > 1 without --fault-rate: fault-free runs")
+	runs := fs.Int("runs", 1, "Monte Carlo: number of runs, 1 … 1000000 (fault sets, and gossip partners, drawn from --seed and the run index); > 1 without --fault-rate: fault-free runs")
 	seed := fs.Uint64("seed", 1, "seed of the fault sets and of the gossip partner sequences; the same seed and flags give the same output")
 	svg := fs.String("svg", "", "write a timeline picture of the (single) run to this SVG file")
 	table1 := fs.Bool("table1", false, "reproduce Table 1: checked synchronized correction on binomial, Lamé k=2, 4-ary and optimal trees at 0.01%…4% failed, --runs per tree and rate")
 	sec43 := fs.Bool("section43", false, "reproduce §4.3 (opportunistic): optimized overlapped opportunistic correction (--d) at 0.01%…4% failed, --runs per tree and rate; count uncolored processes")
 	fig1b := fs.Bool("fig1b", false, "reproduce Figure 1b: checked synchronized correction latency, interleaved vs in-order binomial tree, --runs per rate")
 	return func(progress func(string)) (*registry.SimReport, error) {
+		if err := flagcheck.Int("runs", int64(*runs), 1, 1_000_000, ""); err != nil {
+			return nil, err
+		}
 		p, err := f.params()
 		if err != nil {
+			return nil, err
+		}
+		if err := flagcheck.Int("g", int64(*g), 0, int64(f.o), "the gap is at most the overhead"); err != nil {
 			return nil, err
 		}
 		var pr logp.Prio
@@ -38,9 +45,6 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 			pr = logp.PrioSend
 		default:
 			return nil, fmt.Errorf("--prio %q: want recv or send", *prio)
-		}
-		if *runs < 1 {
-			return nil, fmt.Errorf("--runs %d: need at least one", *runs)
 		}
 		L, o := int64(f.L), int64(f.o)
 		switch {

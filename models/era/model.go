@@ -3,12 +3,14 @@ package era
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/models/internal/flagcheck"
 	"github.com/ftkernel/ftkernel/registry"
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
@@ -63,12 +65,12 @@ type eraFlags struct {
 
 func bindERA(fs *flag.FlagSet, n int) *eraFlags {
 	f := &eraFlags{fs: fs}
-	fs.IntVar(&f.n, "n", n, "number of processes N (ranks 0..N-1)")
-	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many processes crash, at any step")
-	fs.IntVar(&f.agreements, "agreements", 1, "number of concurrent agreements (a = 0, 1, …)")
-	fs.IntVar(&f.values, "values", 2, "contributions range over the flags 0 … values-1")
+	fs.IntVar(&f.n, "n", n, fmt.Sprintf("number of processes N (ranks 0..N-1), 1 … %d (check: 1 … %d, unless --inputs-seed picks one input vector)", erasm.MaxN, MaxCheckN))
+	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many processes crash, at any step, 0 … N-1")
+	fs.IntVar(&f.agreements, "agreements", 1, fmt.Sprintf("number of concurrent agreements (a = 0, 1, …), 1 … %d", MaxAgreements))
+	fs.IntVar(&f.values, "values", 2, fmt.Sprintf("contributions range over the flags 0 … values-1; values 1 … %d", MaxValues))
 	fs.StringVar(&f.topology, "topology", "binary", "tree: binary|star|string (flat), or X/Y with X, Y among them (§3: X over the node representatives, Y within a node; needs --node-size)")
-	fs.IntVar(&f.nodeSize, "node-size", 0, "ranks per node of an X/Y tree (consecutive ranks; the first represents the node)")
+	fs.IntVar(&f.nodeSize, "node-size", 0, "ranks per node of an X/Y tree (consecutive ranks; the first represents the node), 0 … N (0: a flat tree)")
 	fs.BoolVar(&f.rebalance, "rebalance", false, "§3 Tree Rebalancing: agreement a ≥ 1 runs on the tree rebuilt over the survivors agreed by a-1 (needs --op ulfm --blocking)")
 	fs.StringVar(&f.network, "network", "unordered", "network: unordered (multiset)|fifo (per pair)")
 	fs.StringVar(&f.op, "op", "and", "combine operation F: and (bitwise AND) | ulfm (MPIX_Comm_agree: flag, failed, acknowledged)")
@@ -78,11 +80,37 @@ func bindERA(fs *flag.FlagSet, n int) *eraFlags {
 	fs.BoolVar(&f.gc, "gc", false, "garbage-collect agreement state after return (§3)")
 	fs.StringVar(&f.fail, "fail", "", "ranks that must crash at some point, e.g. 0,4,16-31 (outside --crashes)")
 	fs.BoolVar(&f.forget, "forget-crashed", false, "replace a crashed process's state by what the properties read of it (its inputs and Results): fewer states, the same verdicts (checker/env forget.go)")
-	fs.Int64Var(&f.inputsSeed, "inputs-seed", -1, "one input vector drawn from this seed instead of all of them (-1: all; simulate sets it to --seed)")
+	fs.Int64Var(&f.inputsSeed, "inputs-seed", -1, "one input vector drawn from this seed, 0 … 2^63-1, instead of all of them (-1: all; simulate sets it to --seed)")
 	return f
 }
 
+// Ranges of the size flags, checked before anything is built from them.
+const (
+	// MaxCheckN is the largest --n of an exhaustive check over every input
+	// vector.
+	MaxCheckN = 12
+	// MaxAgreements bounds --agreements (N·agreements inputs are drawn).
+	MaxAgreements = 64
+	// MaxValues bounds --values.
+	MaxValues = 1 << 16
+)
+
+// sizes checks the size flags against their ranges.
+func (f *eraFlags) sizes() error {
+	return flagcheck.First(
+		flagcheck.Int("n", int64(f.n), 1, erasm.MaxN, ""),
+		flagcheck.Int("crashes", int64(f.crashes), 0, int64(f.n)-1, "the paper assumes one process survives"),
+		flagcheck.Int("agreements", int64(f.agreements), 1, MaxAgreements, ""),
+		flagcheck.Int("values", int64(f.values), 1, MaxValues, ""),
+		flagcheck.Int("node-size", int64(f.nodeSize), 0, int64(f.n), ""),
+		flagcheck.Int("inputs-seed", f.inputsSeed, -1, math.MaxInt64, "-1: all input vectors; a seed is ≥ 0"),
+	)
+}
+
 func (f *eraFlags) params() (Params, error) {
+	if err := f.sizes(); err != nil {
+		return Params{}, err
+	}
 	p := Params{N: f.n, Crashes: f.crashes, Agreements: f.agreements, Values: f.values,
 		Blocking: f.blocking, GC: f.gc, Mutant: mutant.Name(f.mut), ForgetCrashed: f.forget}
 	if f.lose {
@@ -111,15 +139,6 @@ func (f *eraFlags) params() (Params, error) {
 	}
 	if p.Rebalance && (p.Op != erasm.ULFM || !p.Blocking) {
 		return p, fmt.Errorf("--rebalance needs --op ulfm (the agreed set of failures) and --blocking (agreement a is called after a-1 returned)")
-	}
-	if p.N < 1 {
-		return p, fmt.Errorf("--n %d: need at least one process", p.N)
-	}
-	if p.Crashes < 0 || p.Crashes >= p.N {
-		return p, fmt.Errorf("--crashes %d: must be in 0..n-1 (the paper assumes one process survives)", p.Crashes)
-	}
-	if p.Agreements < 1 || p.Values < 1 {
-		return p, fmt.Errorf("--agreements and --values must be at least 1")
 	}
 	if p.Fail, err = parseRanks(f.fail, p.N); err != nil {
 		return p, err
@@ -150,11 +169,17 @@ func (f *eraFlags) own() map[string]string {
 
 func defineERA(fs *flag.FlagSet) registry.Builder {
 	f := bindERA(fs, 4)
-	// The main job's default: N = 4 with any number of crashes (up to
-	// N-1: the paper assumes one process survives), at any step.
-	fs.Lookup("crashes").DefValue = "3"
-	_ = fs.Set("crashes", "3")
+	// The main job's default: any number of crashes, up to N-1 (the paper
+	// assumes one process survives), at any step: 3 at the default N = 4.
+	cr := fs.Lookup("crashes")
+	cr.Usage = "crash budget F: at most this many processes crash, at any step, 0 … N-1 (default N-1: all but one)"
+	cr.DefValue = "0"
 	return func() (registry.Runner, error) {
+		explicit := false
+		fs.Visit(func(fl *flag.Flag) { explicit = explicit || fl.Name == "crashes" })
+		if !explicit {
+			f.crashes = f.n - 1
+		}
 		p, err := f.params()
 		if err != nil {
 			return nil, err
@@ -168,8 +193,8 @@ func defineERA(fs *flag.FlagSet) registry.Builder {
 			}
 			return registry.Erase(m, "era", f.own()), nil
 		}
-		if p.N > 12 {
-			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate era for large N)", p.N)
+		if p.N > MaxCheckN {
+			return nil, fmt.Errorf("--n %d: out of range 1 … %d for a check over every input vector (use --inputs-seed, or ftcheck simulate era for large N)", p.N, MaxCheckN)
 		}
 		vecs := 1
 		for i := 0; i < p.N*p.Agreements; i++ {
@@ -233,7 +258,8 @@ func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
 	}
 	var b strings.Builder
 	// env.New appends n, crashes, lose-on-crash, blocking and fail.
-	fmt.Fprintf(&b, "era topology=%v network=%v agreements=%d values=%d op=%s", p.Tree(), p.Network, p.Agreements, p.Values, p.Op.Name())
+	fmt.Fprintf(&b, "era topology=%v network=%v agreements=%d values=%d (contributions drawn from %s) op=%s (%s)",
+		p.Tree(), p.Network, p.Agreements, p.Values, valueSet(p.Values), p.Op.Name(), opLegend(p.Op))
 	if p.Rebalance {
 		b.WriteString(" rebalance")
 	}
@@ -259,6 +285,29 @@ func NewModel(p Params, schedules [][][]core.Input) (*env.Model, error) {
 		Properties: Properties(p.Op),
 		Codec:      codec(cfg),
 	})
+}
+
+// valueSet is the set contributions are drawn from, for model names:
+// "{0}", "{0,1}", "{0,1,2}", "{0,…,v-1}".
+func valueSet(v int) string {
+	switch {
+	case v <= 3:
+		parts := make([]string, v)
+		for i := range parts {
+			parts[i] = strconv.Itoa(i)
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	default:
+		return fmt.Sprintf("{0,…,%d}", v-1)
+	}
+}
+
+// opLegend says what the combine operation F is, for model names.
+func opLegend(op erasm.Op) string {
+	if op == erasm.ULFM {
+		return "F = MPIX_Comm_agree: AND of the flags, union of the failures known, intersection of those acknowledged"
+	}
+	return "F = bitwise AND of the contributions"
 }
 
 // parseRanks reads "0,4,16-31".

@@ -3,13 +3,16 @@ package era
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/models/internal/flagcheck"
 	"github.com/ftkernel/ftkernel/registry"
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
@@ -22,12 +25,16 @@ func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 	f := bindERA(fs, 64)
 	fs.Lookup("crashes").DefValue = "0"
 	_ = fs.Set("crashes", "0")
-	walks := fs.Int("walks", 100, "number of random walks")
+	walks := fs.Int("walks", 100, fmt.Sprintf("number of random walks, 1 … %d", MaxWalks))
 	seed := fs.Uint64("seed", 1, "seed: the same seed and flags give the same walks, byte for byte")
 	crashProb := fs.Float64("crash-prob", 0, "probability that a step is a crash while crashes are possible (0: 1/N)")
-	maxSteps := fs.Int("max-steps", 0, "steps per walk (0: 200·N·agreements)")
+	maxSteps := fs.Int("max-steps", 0, fmt.Sprintf("steps per walk, 0 … %d (0: 200·N·agreements)", MaxSteps))
 	scenario := fs.String("scenario", "", "ulfm-bench: the paper's Figure 3 benchmark on the MPIX_Comm_agree layer")
 	return func(progress func(string)) (*registry.SimReport, error) {
+		if err := flagcheck.First(f.sizes(), flagcheck.Int("walks", int64(*walks), 1, MaxWalks, ""),
+			flagcheck.Int("max-steps", int64(*maxSteps), 0, MaxSteps, "0: 200·N·agreements")); err != nil {
+			return nil, err
+		}
 		if *scenario != "" {
 			return simulateULFMBench(f, *scenario, *walks, *seed, f.fail, progress)
 		}
@@ -66,6 +73,13 @@ func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 		return rep, nil
 	}
 }
+
+// Ranges of simulate's walk flags: a walk keeps its actions (16 bytes a
+// step) and one figure record.
+const (
+	MaxWalks = 1_000_000
+	MaxSteps = 100_000_000
+)
 
 // randomInputs draws one contribution per process and agreement from seed.
 func randomInputs(p Params, seed uint64) [][]core.Input {
@@ -190,11 +204,25 @@ func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any
 		"walks_ending_quiescent_%": 100 * float64(quiescent) / float64(max(n, 1)),
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "era N=%d topology=%v agreements=%d fail=%v crashes≤%d: %d walks, %d steps (%.0f steps/s)\n",
-		p.N, p.Tree(), p.Agreements, p.Fail, p.Crashes, n, res.Steps, res.StepsPerSec)
-	fmt.Fprintf(&b, "  messages per agreement: %.1f (failure-free 2(N-1) = %d); by kind %v\n", per(sends), 2*(p.N-1), kinds)
+	fmt.Fprintf(&b, "era N=%d topology=%v agreements=%d fail=%s crashes≤%d: %d walks, %d steps (%.0f steps/s)\n",
+		p.N, p.Tree(), p.Agreements, ranksString(p.Fail), p.Crashes, n, res.Steps, res.StepsPerSec)
+	fmt.Fprintf(&b, "  messages per agreement: %.1f (failure-free 2(N-1) = %d); by kind: %s\n", per(sends), 2*(p.N-1), kindCounts(kinds))
 	fmt.Fprintf(&b, "  rounds to decision: %.1f mean, %d max; tree depth %d, mended %d\n",
 		float64(rounds)/float64(max(n, 1)), maxRounds, figs["tree_depth"], mended)
 	fmt.Fprintf(&b, "  walks ending quiescent: %d/%d; properties hold: %v\n", quiescent, n, res.Violation == nil)
 	return figs, b.String()
+}
+
+// kindCounts is "DOWN 6300, UP 6300": the messages sent of each kind, by
+// name; "none" when nothing was sent.
+func kindCounts(kinds map[string]int) string {
+	if len(kinds) == 0 {
+		return "none"
+	}
+	names := slices.Sorted(maps.Keys(kinds))
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s %d", k, kinds[k])
+	}
+	return strings.Join(parts, ", ")
 }

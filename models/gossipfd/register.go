@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -52,31 +53,31 @@ func mutantInfos() []registry.MutantInfo {
 // partner plan names hosts, so rotation is not a symmetry).
 func defineCheck(fs *flag.FlagSet) registry.Builder {
 	variant := fs.String("variant", "brr", "destination function: random, rr, brr or dbrr")
-	n := fs.Int("n", 4, "number of hosts")
-	crashes := fs.Int("crashes", 1, "crash budget F: at most F hosts crash, each before any round of the crash window")
-	cleanup := fs.Int("cleanup", 0, "T_cleanup in rounds of T_gossip (0: the paper's setting: DBRR 3⌈log2 n⌉, BRR 2⌈log2 n⌉, RR T_min + ⌈log2 n⌉)")
+	n := fs.Int("n", 4, fmt.Sprintf("number of hosts, 2 … %d", MaxCheckN))
+	crashes := fs.Int("crashes", 1, "crash budget F: at most F hosts crash, each before any round of the crash window; 0 … n")
+	cleanup := fs.Int("cleanup", 0, "T_cleanup in rounds of T_gossip, 0 … 1000 (0: the paper's setting: DBRR 3⌈log2 n⌉, BRR 2⌈log2 n⌉, RR T_min + ⌈log2 n⌉)")
 	ping := fs.Bool("ping", true, "the consensus (ping) phase of §5.3 before a declaration")
 	pong := fs.String("on-pong", "refresh", "what a successful ping does: refresh (restart the timeout) or withdraw (only drop the suspicion)")
 	routing := fs.String("routing", "fixed", "fixed (Eqs. 3–5 over all n) or live (over the hosts not declared)")
-	window := fs.Int("window", 0, "crashes happen before rounds 1…window (0: two cycles)")
-	horizon := fs.Int("horizon", 0, "rounds run (0: window + T_cleanup + two cycles + 2)")
-	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash (0: T_cleanup + two cycles + 1); with --timing bounded, in the observer's rounds after the crashed host's last round")
+	window := fs.Int("window", 0, "crashes happen before rounds 1…window; window 0 … 1000 (0: two cycles)")
+	horizon := fs.Int("horizon", 0, "rounds run, 0 … 1000 (0: window + T_cleanup + two cycles + 2)")
+	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash, 0 … 1000 (0: T_cleanup + two cycles + 1); with --timing bounded, in the observer's rounds after the crashed host's last round")
 	seed := fs.Uint64("seed", 1, "random variant: seed of the partner plan")
 	timing := fs.String("timing", "rounds", "rounds (the synchronous round model, every crash choice) or bounded (checker/env bounded delay: every order of every tick's steps, delays in [1, Δ] ticks; needs --max-rounds)")
-	delta := fs.Int("delta", 1, "with --timing bounded: message delay bound Δ in ticks")
-	tgossip := fs.Uint64("t-gossip", 4, "with --timing bounded: T_gossip in ticks")
-	pingTimeout := fs.Uint64("ping-timeout", 3, "with --timing bounded: ping timeout in ticks (> 2Δ, < T_gossip)")
-	maxRounds := fs.Uint64("max-rounds", 8, "with --timing bounded: gossip rounds each host runs")
+	delta := fs.Int("delta", 1, fmt.Sprintf("with --timing bounded: message delay bound Δ in ticks, 1 … %d", MaxCheckDelta))
+	tgossip := fs.Uint64("t-gossip", 4, fmt.Sprintf("with --timing bounded: T_gossip in ticks, 1 … %d", MaxTicks))
+	pingTimeout := fs.Uint64("ping-timeout", 3, fmt.Sprintf("with --timing bounded: ping timeout in ticks, 1 … %d (> 2Δ, < T_gossip)", MaxTicks))
+	maxRounds := fs.Uint64("max-rounds", 8, fmt.Sprintf("with --timing bounded: gossip rounds each host runs, 1 … %d", MaxRounds))
 	liveness := fs.Bool("liveness", false, "with --timing bounded: also check completeness-eventually over lassos, which reports the worst detection latency in ticks (the whole state graph is kept: no symmetry)")
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
 	forget := fs.Bool("forget-crashed", false, "with --timing bounded: replace a crashed host's state by what the properties read of it (round, suspicions, declarations): fewer states, the same verdicts (checker/env forget.go)")
 	return func() (registry.Runner, error) {
+		if err := checkSizes(*n, *crashes, *cleanup, *window, *horizon, *bound, *delta, *tgossip, *pingTimeout, *maxRounds); err != nil {
+			return nil, err
+		}
 		v, err := fd.ParseVariant(*variant)
 		if err != nil {
 			return nil, err
-		}
-		if *n < 2 || *n > 16 {
-			return nil, fmt.Errorf("--n %d: exhaustive checking is for 2 ≤ n ≤ 16 (use ftcheck simulate gossipfd beyond)", *n)
 		}
 		c := fd.Config{N: *n, Variant: v, Cleanup: uint64(*cleanup), Ping: *ping, Mutant: mutant.Name(*mut)}
 		if c.Mutant != mutant.None && !slices.Contains(fd.Mutants, c.Mutant) {
@@ -122,6 +123,9 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			C, _ := fd.PaperCleanup(v, *n, fd.CleanupMargin)
 			c.Cleanup = uint64(C)
 		}
+		// Traces record the settings the defaults (0) resolved to, those
+		// the model's name gives: they rebuild the same model.
+		params["cleanup"] = strconv.FormatUint(c.Cleanup, 10)
 		switch *timing {
 		case "rounds":
 		case "bounded":
@@ -130,6 +134,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			if B == 0 {
 				B = int(c.Cleanup) + 2*cyc + 1
 			}
+			params["detect-bound"] = strconv.Itoa(B)
 			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B, Liveness: *liveness, ForgetCrashed: *forget})
 			if err != nil {
 				return nil, err
@@ -154,6 +159,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		if cc.Horizon == 0 {
 			cc.Horizon = cc.CrashWindow + cc.DetectBound + 1
 		}
+		params["window"], params["horizon"], params["detect-bound"] = strconv.Itoa(cc.CrashWindow), strconv.Itoa(cc.Horizon), strconv.Itoa(cc.DetectBound)
 		m, err := NewCheckModel(cc)
 		if err != nil {
 			return nil, err

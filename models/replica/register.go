@@ -35,10 +35,10 @@ type replicaFlags struct {
 func bindReplica(fs *flag.FlagSet) *replicaFlags {
 	f := &replicaFlags{fs: fs}
 	fs.StringVar(&f.program, "program", "ping-pong", "program: "+strings.Join(sm.ProgramNames, "|"))
-	fs.IntVar(&f.procs, "procs", 2, "logical processes P (ranks 0..P-1 of the program)")
-	fs.IntVar(&f.degree, "degree", 2, "replication degree r (replicas per logical process)")
-	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many replicas crash, at any step")
-	fs.IntVar(&f.rounds, "rounds", 1, "ping-pong exchanges")
+	fs.IntVar(&f.procs, "procs", 2, fmt.Sprintf("logical processes P (ranks 0..P-1 of the program), 1 … %d", MaxProcs))
+	fs.IntVar(&f.degree, "degree", 2, fmt.Sprintf("replication degree r (replicas per logical process), 1 … %d", MaxDegree))
+	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many replicas crash, at any step, 0 … replicas-1")
+	fs.IntVar(&f.rounds, "rounds", 1, fmt.Sprintf("ping-pong exchanges, 0 … %d (0: 1)", MaxRounds))
 	fs.BoolVar(&f.rep0, "replicate-rank0", false, "replicate rank 0 too (§4: it is not, by default)")
 	fs.StringVar(&f.network, "network", "fifo", "network: fifo (per pair, as TCP)|unordered (multiset)")
 	fs.StringVar(&f.fd, "fd", "perfect", "failure detector: perfect (the environment's) or brr|dbrr (the P2P-MPI stack: each host runs its replica and a gossip module, §5)")
@@ -49,6 +49,9 @@ func bindReplica(fs *flag.FlagSet) *replicaFlags {
 }
 
 func (f *replicaFlags) params() (Params, error) {
+	if err := f.sizes(); err != nil {
+		return Params{}, err
+	}
 	p := Params{Program: f.program, Procs: f.procs, Degree: f.degree, Crashes: f.crashes, Rounds: f.rounds,
 		ReplicateRank0: f.rep0, Mutant: mutant.Name(f.mut), ForgetCrashed: f.forget}
 	switch f.network {
@@ -136,18 +139,21 @@ func replicaMutants() []registry.MutantInfo {
 func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 	f := bindReplica(fs)
 	fp := fs.Bool("failure-probability", false, "§4.5: print p_app (Eq. 2) for --p --r --lambda --t --shape, and with --trials a Monte Carlo estimate")
-	P := fs.Int("p", 10, "failure probability: MPI processes p")
-	R := fs.Int("r", 2, "failure probability: replication degree r")
+	P := fs.Int("p", 10, fmt.Sprintf("failure probability: MPI processes p, 1 … %d", MaxFailureP))
+	R := fs.Int("r", 2, fmt.Sprintf("failure probability: replication degree r, 1 … %d", MaxFailureR))
 	lambda := fs.Float64("lambda", 1e-3, "failure probability: Weibull rate λ (per time unit of --t)")
 	T := fs.Float64("t", 100, "failure probability: run duration t")
 	shape := fs.Float64("shape", 1, "failure probability: Weibull shape δ")
 	rank0 := fs.Bool("rank0-unreplicated", false, "failure probability: rank 0 has one replica (§4), which Eq. 2 ignores")
-	trials := fs.Int("trials", 0, "failure probability: Monte Carlo trials (0: none)")
-	walks := fs.Int("walks", 100, "random walks")
+	trials := fs.Int("trials", 0, fmt.Sprintf("failure probability: Monte Carlo trials, 0 … %d (0: none)", MaxTrials))
+	walks := fs.Int("walks", 100, fmt.Sprintf("random walks, 1 … %d", MaxWalks))
 	seed := fs.Uint64("seed", 1, "seed of the Monte Carlo or of the walks")
 	crashProb := fs.Float64("crash-prob", 0.02, "random walks: probability that a step is a crash while the budget allows")
-	maxSteps := fs.Int("max-steps", 10000, "random walks: steps per walk")
+	maxSteps := fs.Int("max-steps", 10000, fmt.Sprintf("random walks: steps per walk, 1 … %d", MaxSteps))
 	return func(progress func(string)) (*registry.SimReport, error) {
+		if err := simSizes(*fp, *P, *R, *trials, *walks, *maxSteps); err != nil {
+			return nil, err
+		}
 		if *fp {
 			rep, err := FailureProbability(FailureParams{P: *P, R: *R, Lambda: *lambda, T: *T, Shape: *shape, Rank0Unrep: *rank0, Trials: *trials, Seed: *seed})
 			if err != nil {
@@ -160,7 +166,7 @@ func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 				text += fmt.Sprintf("\nMonte Carlo: %d failures in %d trials, p_app_mc = %.6g, 95%% interval [%.6g, %.6g], p_app inside: %v",
 					rep.Failures, rep.Trials, *rep.PAppMC, rep.CI95[0], rep.CI95[1], *rep.InCI)
 			}
-			return &registry.SimReport{Model: "replica", Mode: "failure-probability", Seed: *seed, Violations: []registry.ViolationRef{}, Figures: figs, Text: text}, nil
+			return &registry.SimReport{Model: "replica", Mode: "failure-probability", Seed: *seed, Violations: []registry.ViolationRef{}, Figures: figs, Text: text + "\n"}, nil
 		}
 		p, err := f.params()
 		if err != nil {
@@ -189,7 +195,7 @@ func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 			rep.Violations = append(rep.Violations, registry.ViolationRef{Property: res.Violation.Violation.Property, Steps: len(res.Violation.Steps)})
 		}
 		rep.Figures = map[string]any{"walks": res.Walks, "steps": res.Steps, "quiescent": quiet, "steps_per_sec": res.StepsPerSec}
-		rep.Text = fmt.Sprintf("%s: %d walks, %d steps, %d quiescent, %.0f steps/s", m.Name(), res.Walks, res.Steps, quiet, res.StepsPerSec)
+		rep.Text = fmt.Sprintf("%s: %d walks, %d steps, %d quiescent, %.0f steps/s\n", m.Name(), res.Walks, res.Steps, quiet, res.StepsPerSec)
 		return rep, nil
 	}
 }

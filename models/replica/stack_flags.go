@@ -20,13 +20,13 @@ type stackFlags struct {
 var stackFlagNames = []string{"cleanup", "ping", "timing", "delta", "t-gossip", "ping-timeout", "max-rounds"}
 
 func (s *stackFlags) bind(fs *flag.FlagSet) {
-	fs.Uint64Var(&s.cleanup, "cleanup", 0, "with --fd brr|dbrr: T_cleanup in rounds of T_gossip (0: the paper's setting: DBRR 3⌈log2 n⌉, BRR 2⌈log2 n⌉; n = number of replicas)")
+	fs.Uint64Var(&s.cleanup, "cleanup", 0, "with --fd brr|dbrr: T_cleanup in rounds of T_gossip, 0 … 1000 (0: the paper's setting: DBRR 3⌈log2 n⌉, BRR 2⌈log2 n⌉; n = number of replicas)")
 	fs.BoolVar(&s.ping, "ping", true, "with --fd brr|dbrr: the consensus (ping) phase of §5.3 before a declaration")
 	fs.StringVar(&s.timing, "timing", "bounded", "with --fd brr|dbrr: bounded (checker/env bounded delay, the only timing of the stack)")
-	fs.IntVar(&s.delta, "delta", 1, "with --fd brr|dbrr: message delay bound Δ in ticks")
-	fs.Uint64Var(&s.tgossip, "t-gossip", 4, "with --fd brr|dbrr: T_gossip in ticks")
-	fs.Uint64Var(&s.pingTimeout, "ping-timeout", 3, "with --fd brr|dbrr and --ping: ping timeout in ticks (> 2Δ, < T_gossip)")
-	fs.Uint64Var(&s.maxRounds, "max-rounds", 10, "with --fd brr|dbrr: gossip rounds each host runs")
+	fs.IntVar(&s.delta, "delta", 1, "with --fd brr|dbrr: message delay bound Δ in ticks, 1 … 1000")
+	fs.Uint64Var(&s.tgossip, "t-gossip", 4, "with --fd brr|dbrr: T_gossip in ticks, 1 … 1000")
+	fs.Uint64Var(&s.pingTimeout, "ping-timeout", 3, "with --fd brr|dbrr and --ping: ping timeout in ticks, 1 … 1000 (> 2Δ, < T_gossip)")
+	fs.Uint64Var(&s.maxRounds, "max-rounds", 10, "with --fd brr|dbrr: gossip rounds each host runs, 1 … 1000")
 }
 
 // perfectOnly rejects the stack's flags when set with --fd perfect.

@@ -88,7 +88,7 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 	}
 	c := &cfg
 	return env.New(env.Config{
-		Name: "ringfd", N: ranks, Crashes: p.Crashes, Network: p.Network,
+		Name: checkName(p, ranks), N: ranks, Crashes: p.Crashes, Network: p.Network,
 		Timing: env.BoundedDelay, Delta: p.Delta, Detector: env.DetectorLocal, Hosts: hosts,
 		Survivors: survivors, Schedules: [][][]core.Input{sched},
 		NewNode: func(r core.Rank, _ int) core.Machine {
@@ -104,6 +104,16 @@ func NewCheckModel(p CheckParams) (*env.Model, error) {
 			Message: func(b []byte) (core.Message, error) { return fd.DecodeMessage(b, c.Ranks()) },
 		},
 	})
+}
+
+// checkName names the model: daemons and processes apart, and which ranks
+// are which (env appends n, the number of ranks of both kinds).
+func checkName(p CheckParams, ranks int) string {
+	name := fmt.Sprintf("ringfd daemons=%d processes=%d", p.N, ranks-p.N)
+	if ranks > p.N {
+		name += fmt.Sprintf(" (%d per daemon; ranks 0…%d are the daemons, %d…%d the processes)", p.Procs, p.N-1, p.N, ranks-1)
+	}
+	return name + fmt.Sprintf(" period=%d timeout=%d", p.Period, p.Timeout)
 }
 
 // CheckProperties are the detector's properties over bounded-delay env

@@ -46,14 +46,14 @@ var checkFlagNames = []string{"n", "procs", "crashes", "delta", "period", "timeo
 	"request-waits-for-tick", "mutant", "proc-crashes", "ring", "forget-crashed"}
 
 func defineCheck(fs *flag.FlagSet) registry.Builder {
-	n := fs.Int("n", 4, "number of daemons N")
-	procs := fs.Int("procs", 1, "application processes per daemon (they die with their daemon)")
-	crashes := fs.Int("crashes", 1, "crash budget: at most this many crashes, at any step, each of a daemon (with its processes) or of a single process")
+	n := fs.Int("n", 4, fmt.Sprintf("number of daemons N, 1 … %d", MaxCheckN))
+	procs := fs.Int("procs", 1, fmt.Sprintf("application processes per daemon (they die with their daemon), 0 … %d", MaxCheckProcs))
+	crashes := fs.Int("crashes", 1, "crash budget: at most this many crashes, at any step, each of a daemon (with its processes) or of a single process; 0 … N-1")
 	procCrashes := fs.Bool("proc-crashes", true, "single application processes may crash (seen by their daemon at once, §4.4); false: daemons only")
 	ring := fs.String("ring", "", "observation ring as a permutation of the daemons, e.g. 0,2,1,3 (empty: the identity; --symmetry needs it)")
-	delta := fs.Int("delta", 1, "delay bound Δ in ticks: a message sent at tick t arrives in [t+1, t+Δ]")
-	period := fs.Uint64("period", 2, "heartbeat period δ in ticks")
-	timeout := fs.Uint64("timeout", 4, "timeout η in ticks")
+	delta := fs.Int("delta", 1, fmt.Sprintf("delay bound Δ in ticks: a message sent at tick t arrives in [t+1, t+Δ]; 1 … %d", MaxCheckDelta))
+	period := fs.Uint64("period", 2, fmt.Sprintf("heartbeat period δ in ticks, 1 … %d", MaxTicks))
+	timeout := fs.Uint64("timeout", 4, fmt.Sprintf("timeout η in ticks, 1 … %d", MaxTicks))
 	bmg := fs.String("bmg", "paper", "broadcast topology: paper (Algorithm 1) or ompi (Open MPI)")
 	skip := fs.Bool("skip", true, "mending skips daemons already in Reported (§4.5)")
 	network := fs.String("network", "unordered", "network: unordered (multiset) or fifo (per pair)")
@@ -61,6 +61,9 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
 	forget := fs.Bool("forget-crashed", false, "replace a crashed daemon's state by its Reported set and initial ring pointers: fewer states, the same verdicts (checker/env forget.go)")
 	return func() (registry.Runner, error) {
+		if err := checkSizes(*n, *procs, *crashes, *delta, *period, *timeout); err != nil {
+			return nil, err
+		}
 		p := CheckParams{ForgetCrashed: *forget, N: *n, Procs: *procs, Crashes: *crashes, Delta: *delta, Period: *period, Timeout: *timeout,
 			NoSkip: !*skip, RequestWaits: *wait, Mutant: mutant.Name(*mut), DaemonCrashesOnly: !*procCrashes}
 		ids, err := ParseList(*ring)
@@ -78,9 +81,6 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		}
 		if p.Mutant != mutant.None && !slices.Contains(fd.Mutants, p.Mutant) {
 			return nil, fmt.Errorf("--mutant %q: unknown ringfd mutant (see ftcheck list)", *mut)
-		}
-		if p.N > 8 {
-			return nil, fmt.Errorf("--n %d: exhaustive checking is for small N (use ftcheck simulate ringfd)", p.N)
 		}
 		own := map[string]string{}
 		for _, name := range checkFlagNames {
@@ -134,10 +134,18 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 			rep.Violations = append(rep.Violations, registry.ViolationRef{Property: prop})
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "N=%d daemons, %d processes each; crashes at tick %d; simulated to tick %d\n", p.N, p.Procs, r.CrashAt, r.Ticks)
+		crashes := len(p.Fail)+len(p.FailProcs) > 0
+		if crashes {
+			fmt.Fprintf(&b, "N=%d daemons, %d processes each; crashes at tick %d; simulated to tick %d\n", p.N, p.Procs, r.CrashAt, r.Ticks)
+		} else {
+			fmt.Fprintf(&b, "N=%d daemons, %d processes each; no crash (--fail, --fail-procs); simulated to tick %d\n", p.N, p.Procs, r.Ticks)
+		}
+		b.WriteString(rankLegend(p.N, p.Procs))
 		fmt.Fprintf(&b, "messages: %d daemon→daemon FAULT, %d daemon→process FAULT, %d heartbeats, %d requests\n",
 			r.MessagesDaemon, r.MessagesProcess, r.MessagesHeartbeat, r.MessagesRequest)
-		fmt.Fprintf(&b, "hops_max %d, detection latency %d ticks, propagation latency %d ticks\n", r.HopsMax, r.DetectionLatency, r.PropagationLatency)
+		if crashes {
+			fmt.Fprintf(&b, "hops_max %d, detection latency %d ticks, propagation latency %d ticks\n", r.HopsMax, r.DetectionLatency, r.PropagationLatency)
+		}
 		if len(r.Violations) == 0 {
 			b.WriteString("all checked properties hold\n")
 		}
@@ -147,6 +155,16 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		rep.Text = b.String()
 		return rep, nil
 	}
+}
+
+// rankLegend says how the simulator numbers ranks: the daemons first, then
+// the processes, daemon by daemon.
+func rankLegend(n, procs int) string {
+	if procs == 0 {
+		return fmt.Sprintf("ranks: daemons p0…p%d, no processes\n", n-1)
+	}
+	return fmt.Sprintf("ranks: daemons p0…p%d, then processes p%d…p%d: process j of daemon d is p(%d + %d·d + j), numbered %d·d + j by --fail-procs\n",
+		n-1, n, n*(1+procs)-1, n, procs, procs)
 }
 
 // symmetryAsked reports whether the command's --symmetry flag (bound by

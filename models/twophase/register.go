@@ -2,7 +2,9 @@ package twophase
 
 import (
 	"flag"
+	"fmt"
 
+	"github.com/ftkernel/ftkernel/models/internal/flagcheck"
 	"github.com/ftkernel/ftkernel/registry"
 )
 
@@ -18,9 +20,12 @@ func init() {
 }
 
 func defineTwoPhase(fs *flag.FlagSet) registry.Builder {
-	rm := fs.Int("rm", 3, "number of resource managers (1..15)")
+	rm := fs.Int("rm", 3, fmt.Sprintf("number of resource managers, 1 … %d", MaxRM))
 	mut := fs.String("mutant", "", "broken-commit: TMCommit without all RMs prepared; abort-typo: TMAbort writes a tmState outside the type")
 	return func() (registry.Runner, error) {
+		if err := flagcheck.Int("rm", int64(*rm), 1, MaxRM, ""); err != nil {
+			return nil, err
+		}
 		m, err := New(*rm)
 		if err != nil {
 			return nil, err

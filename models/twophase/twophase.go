@@ -199,6 +199,15 @@ func (m *Model) Quiescent(s State) bool {
 // Describe names the action, e.g. "RMPrepare(r1)".
 func (m *Model) Describe(s State, a checker.Action) string { return m.actionName(a) }
 
+// KindName names an action kind as TwoPhase.tla does ("TMCommit", …;
+// checker.KindNamer).
+func (m *Model) KindName(k uint8) string {
+	if int(k) >= len(kindNames) || kindNames[k] == "" {
+		return fmt.Sprintf("kind(%d)", k)
+	}
+	return kindNames[k]
+}
+
 func (m *Model) actionName(a checker.Action) string {
 	if int(a.Kind) >= len(kindNames) || kindNames[a.Kind] == "" {
 		return a.String()
