@@ -108,7 +108,8 @@ var keeperProps = []checker.Property[*env.World]{
 // crash and clock the environment has: the perfect detector with two
 // crashes (a process told of a crash may crash), a host whose crash takes
 // its hosted rank, a Fail rank, the synchronized clock, lock-step rounds,
-// bounded delay, FIFO with messages lost on crash.
+// bounded delay, FIFO with messages lost on crash, two schedules (p1 calls
+// in the first only).
 func keeperConfigs(wrong bool) (names []string, cfgs map[string]env.Config) {
 	base := func() env.Config {
 		return env.Config{N: 3, Crashes: 2, Detector: env.DetectorPerfect,
@@ -129,6 +130,10 @@ func keeperConfigs(wrong bool) (names []string, cfgs map[string]env.Config) {
 			c.Timing, c.Delta, c.Crashes, c.Detector = env.BoundedDelay, 1, 1, env.DetectorNone
 		}},
 		{"fifo-lose", func(c *env.Config) { c.Network, c.Loss, c.Crashes = env.FIFO, env.LossOnCrash, 1 }},
+		{"schedules", func(c *env.Config) {
+			c.Schedules = append(c.Schedules, [][]core.Input{{keepCall{}}, nil, {keepCall{}}})
+			c.Crashes = 1
+		}},
 	}
 	cfgs = map[string]env.Config{}
 	for _, e := range edits {

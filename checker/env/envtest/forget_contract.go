@@ -362,6 +362,9 @@ func (c *forgetContract) fail(at forgetPair, format string, args ...any) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: forget contract: %s\n  path from initial world %d:", c.forget.Name(), fmt.Sprintf(format, args...), at.init)
 	w := c.plain.Init()[at.init]
+	if len(at.path) == 0 {
+		b.WriteString(" none")
+	}
 	for _, a := range at.path {
 		fmt.Fprintf(&b, "\n    %s", c.plain.Describe(w, a))
 		next, err := c.plain.Apply(w, a)
