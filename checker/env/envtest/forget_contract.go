@@ -83,11 +83,19 @@ type ForgetContractReport struct {
 //     node as it was and f' its Forget, so a Forget that drops what such
 //     a property reads of the crashed actor changes the verdict there.
 //
+// A Forget that drops a field a property reads is seen where the field
+// decides a verdict: at a crash step for a transition property that reads
+// the actor (ERA's irrevocability), or at a world whose verdict depends on
+// the crashed process's field (ERA's validity under ulfm, gossipfd's
+// completeness). A field that only a property holding either way reads
+// (an accuracy property reading a crashed process's suspicions, on a
+// correct protocol) is seen only on worlds where that property fails,
+// which protocol mutants supply: callers run the check on them too.
+//
 // The two models must list the same properties (names and kinds, in
-// order). The
-// first difference is returned as an error that names the property or the
-// check, the path to the world (described on plain), and the crashed
-// nodes as they are in s and in f.
+// order). The first difference is returned as an error that names the
+// property or the check, the path to the world (described on plain), and
+// the crashed nodes as they are in s and in f.
 func CheckForgetContract(plain, forget *env.Model, sample ForgetSample) (ForgetContractReport, error) {
 	c := &forgetContract{plain: plain, forget: forget}
 	if plain.ForgetsCrashed() || !forget.ForgetsCrashed() {
