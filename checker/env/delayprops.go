@@ -11,7 +11,7 @@ import (
 )
 
 // The timing rules of BoundedDelay, checked as properties of every
-// transition rather than assumed (issue 22): a bounded-delay model lists
+// transition rather than assumed: a bounded-delay model lists
 // TimingProperties beside its own, as ERA lists props.DetectorComplete.
 //
 // Each is computed from the transition alone (the two worlds and the
