@@ -29,6 +29,8 @@
 //	EvCall     Call(in)          the local application called in with in
 //	EvSuspect  Suspect(q)        the failure detector reports rank q dead
 //	EvTimer    Timer(id)         timer id, armed by an EffSetTimer, fired
+//	EvRestart  Restart()         the node restarted from its stable storage (Recoverable) after a crash
+//	EvRecovered Recovered(q)     the failure detector reports that rank q, reported dead, restarted
 //
 // and carries out each effect of the step (Effect.Kind), in order:
 //
@@ -38,6 +40,16 @@
 //	EffDeliver   Deliver(a, v)                   hand v to the application for instance a
 //	EffSuspect   Effect{…, Peer: q}              the node, a detector, now suspects q: tell its application
 //	EffSetTimer  Effect{…, Timer: id, Delay: d}  arm timer id to fire (EvTimer) after d time units
+//
+// # Crash and recovery
+//
+// A node that implements Recoverable may restart after a crash. The
+// runtime replaces the crashed node by its Recover(), which keeps what the
+// node declares stable (its stable storage) and resets everything else,
+// and steps it with Restart(); messages sent to the node while it was down
+// are lost, and its timers are disarmed. The failure detector that
+// reported the crash to a peer (EvSuspect) then reports the restart to it
+// (EvRecovered).
 //
 // # Returning is not leaving
 //

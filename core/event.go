@@ -14,6 +14,12 @@ const (
 	EvSuspect
 	// EvTimer: timer Timer fired.
 	EvTimer
+	// EvRestart: the machine has just been restarted from its stable
+	// storage (Recoverable.Recover) after a crash; its first step.
+	EvRestart
+	// EvRecovered: the failure detector reports that Peer, which it had
+	// reported dead (EvSuspect), has restarted.
+	EvRecovered
 )
 
 // String returns the kind's constant name, such as "EvReceive", or
@@ -28,6 +34,10 @@ func (k EventKind) String() string {
 		return "EvSuspect"
 	case EvTimer:
 		return "EvTimer"
+	case EvRestart:
+		return "EvRestart"
+	case EvRecovered:
+		return "EvRecovered"
 	}
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
@@ -38,7 +48,7 @@ type Event struct {
 	From  Rank    // EvReceive
 	Msg   Message // EvReceive
 	Input Input   // EvCall
-	Peer  Rank    // EvSuspect
+	Peer  Rank    // EvSuspect, EvRecovered
 	Timer uint64  // EvTimer
 }
 
@@ -54,6 +64,12 @@ func Suspect(q Rank) Event { return Event{Kind: EvSuspect, Peer: q} }
 // Timer is the event "timer id fired".
 func Timer(id uint64) Event { return Event{Kind: EvTimer, Timer: id} }
 
+// Restart is the event "you have just restarted from stable storage".
+func Restart() Event { return Event{Kind: EvRestart} }
+
+// Recovered is the event "q, reported dead, has restarted".
+func Recovered(q Rank) Event { return Event{Kind: EvRecovered, Peer: q} }
+
 // String formats the event for a person.
 func (e Event) String() string {
 	switch e.Kind {
@@ -65,6 +81,10 @@ func (e Event) String() string {
 		return fmt.Sprintf("%v discovered dead", e.Peer)
 	case EvTimer:
 		return fmt.Sprintf("timer %d", e.Timer)
+	case EvRestart:
+		return "restart"
+	case EvRecovered:
+		return fmt.Sprintf("%v restarted", e.Peer)
 	}
 	return fmt.Sprintf("event(kind=%d)", e.Kind)
 }
