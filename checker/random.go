@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,8 +47,22 @@ type WalkOptions struct {
 	Workers int
 	// Properties selects the properties as in Options.Properties.
 	Properties []string
-	// Context, when non-nil, cancels the walks (noticed between steps).
+	// Context, when non-nil, cancels the walks (noticed between steps):
+	// Walk then returns the walks finished before it with
+	// WalkResult.Canceled set.
 	Context context.Context
+	// Progress, when non-nil, is called every ProgressEvery (0: 2 s) from
+	// another goroutine while the walks run.
+	Progress      func(WalkProgress)
+	ProgressEvery time.Duration
+}
+
+// WalkProgress is what Walk reports while it runs.
+type WalkProgress struct {
+	Done    int     // walks finished
+	Walks   int     // walks asked for
+	Steps   int64   // actions taken by the finished walks
+	Seconds float64 // since Walk started
 }
 
 // WalkStat is what one walk did.
@@ -74,9 +89,12 @@ type WalkResult struct {
 	Violation *Trace
 	// ViolationWalk is the index of that walk, or -1.
 	ViolationWalk int
-	// Err is a model bug (an Apply error, an unknown property) or the
-	// Context's error.
+	// Err is a model bug (an Apply error, an unknown property).
 	Err error
+	// Canceled reports that WalkOptions.Context was canceled before the
+	// walks were done: Walks, Steps and PerWalk then cover the walks
+	// 0..Walks-1, all finished, and Err is nil.
+	Canceled bool
 }
 
 // WalkSeed is the seed of walk i of a run with seed seed: a SplitMix64 mix
@@ -133,6 +151,28 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 	var first atomic.Int64 // lowest walk index that ended badly
 	first.Store(math.MaxInt64)
 	var canceled atomic.Bool
+	finished := make([]bool, walks)
+	var doneWalks, doneSteps atomic.Int64
+	stopProgress := make(chan struct{})
+	var progressDone sync.WaitGroup
+	if opt.Progress != nil {
+		every := opt.ProgressEvery
+		if every <= 0 {
+			every = 2 * time.Second
+		}
+		progressDone.Go(func() {
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-stopProgress:
+					return
+				case <-t.C:
+					opt.Progress(WalkProgress{Done: int(doneWalks.Load()), Walks: walks, Steps: doneSteps.Load(), Seconds: time.Since(start).Seconds()})
+				}
+			}
+		})
+	}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -147,6 +187,9 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 					canceled.Store(true)
 					return
 				}
+				finished[i] = true
+				doneWalks.Add(1)
+				doneSteps.Add(int64(stats[i].Steps))
 				if traces[i] != nil || errs[i] != nil {
 					for {
 						f := first.Load()
@@ -159,17 +202,24 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 		})
 	}
 	wg.Wait()
+	close(stopProgress)
+	progressDone.Wait()
 	n := walks
 	if f := first.Load(); f != math.MaxInt64 {
 		n = int(f) + 1
+	}
+	if canceled.Load() {
+		if p := slices.Index(finished[:n], false); p >= 0 {
+			n = p
+			res.Canceled = true
+		}
+	}
+	if f := first.Load(); f != math.MaxInt64 && int(f) < n {
 		res.Err = errs[f]
 		res.Violation = traces[f]
 		if res.Violation != nil {
 			res.ViolationWalk = int(f)
 		}
-	}
-	if canceled.Load() {
-		res.Err = opt.Context.Err()
 	}
 	res.PerWalk = stats[:n]
 	res.Walks = n

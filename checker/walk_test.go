@@ -1,9 +1,11 @@
 package checker
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"sync/atomic"
 	"testing"
 )
 
@@ -86,4 +88,41 @@ func TestWalkApplyError(t *testing.T) {
 func isViolation(err error, want *Violation) bool {
 	var ve *ViolationError
 	return errors.As(err, &ve) && reflect.DeepEqual(&ve.Violation, want)
+}
+
+// cancelAfter is a context whose Err is Canceled from its k-th call on.
+type cancelAfter struct {
+	context.Context
+	k atomic.Int64
+}
+
+func (c *cancelAfter) Err() error {
+	if c.k.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestWalkCanceled: a canceled Walk returns the walks finished before the
+// cancellation (a prefix of the walk indices, each whole), Canceled and no
+// error.
+func TestWalkCanceled(t *testing.T) {
+	for _, w := range []int{1, 3} {
+		// Each walk of the 3×3 grid asks the context 6 times.
+		ctx := &cancelAfter{Context: context.Background()}
+		ctx.k.Store(6*10 + 2)
+		r := Walk[pt](&grid{N: 3}, WalkOptions{Walks: 40, Seed: 7, Workers: w, Context: ctx})
+		if r.Err != nil || !r.Canceled || r.Walks >= 40 || r.Walks < 10-w || len(r.PerWalk) != r.Walks || r.Steps != int64(6*r.Walks) {
+			t.Fatalf("workers=%d: err=%v canceled=%v walks=%d steps=%d", w, r.Err, r.Canceled, r.Walks, r.Steps)
+		}
+		for i, st := range r.PerWalk {
+			if st != (WalkStat{Steps: 6, Quiescent: true}) {
+				t.Fatalf("workers=%d: walk %d: %+v", w, i, st)
+			}
+		}
+	}
+	r := Walk[pt](&grid{N: 3}, WalkOptions{Walks: 40, Seed: 7, Context: context.Background()})
+	if r.Canceled || r.Walks != 40 {
+		t.Fatalf("uncanceled: canceled=%v walks=%d", r.Canceled, r.Walks)
+	}
 }

@@ -7,9 +7,11 @@
 package registry
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/chart"
@@ -48,9 +50,28 @@ type Protocol struct {
 // Builder makes a model from parsed flags.
 type Builder func() (Runner, error)
 
-// SimBuilder runs a simulation from parsed flags; progress goes to the
-// callback.
-type SimBuilder func(progress func(string)) (*SimReport, error)
+// SimBuilder runs a simulation from parsed flags; progress lines go to the
+// callback. When ctx is canceled (ftcheck simulate on SIGINT or SIGTERM)
+// the simulation stops soon and returns the report of the runs done, with
+// SimReport.Interrupted set; a simulation that cannot stop early runs to
+// its end and reports it whole.
+type SimBuilder func(ctx context.Context, progress func(string)) (*SimReport, error)
+
+// SimWalkOptions returns opt with ctx and a progress line ("progress: 12/100
+// walks, 3400 steps, 1700 steps/s, 2.0s") every 2 s, for simulations by
+// random walks.
+func SimWalkOptions(ctx context.Context, progress func(string), opt checker.WalkOptions) checker.WalkOptions {
+	opt.Context = ctx
+	opt.Progress = func(p checker.WalkProgress) {
+		rate := 0.0
+		if p.Seconds > 0 {
+			rate = float64(p.Steps) / p.Seconds
+		}
+		progress(fmt.Sprintf("progress: %d/%d walks, %d steps, %.0f steps/s, %.1fs", p.Done, p.Walks, p.Steps, rate, p.Seconds))
+	}
+	opt.ProgressEvery = 2 * time.Second
+	return opt
+}
 
 // SimReport is what `ftcheck simulate` prints: the common keys and the
 // protocol's own figures.
@@ -65,6 +86,9 @@ type SimReport struct {
 	Text string `json:"-"`
 	// Trace is the first violation's trace, if any.
 	Trace *checker.Trace `json:"-"`
+	// Interrupted reports that the simulation stopped at its context's
+	// cancellation: the figures cover the runs done.
+	Interrupted bool `json:"-"`
 }
 
 // ViolationRef is one violation in a JSON summary.
@@ -72,6 +96,9 @@ type ViolationRef struct {
 	Property  string `json:"property"`
 	Steps     int    `json:"steps"`
 	TraceFile string `json:"trace_file"`
+	// Trace is the counterexample itself when it could not be written to
+	// TraceFile (then empty).
+	Trace *checker.Trace `json:"trace,omitempty"`
 }
 
 // Runner is a model with its state type erased.
@@ -80,6 +107,10 @@ type Runner interface {
 	// Params are the flag values that rebuild this model (stored in traces).
 	Params() map[string]string
 	Properties() []PropInfo
+	// Symmetric reports whether the model has a symmetry that
+	// Options.Symmetry uses (checker.Symmetric or
+	// checker.CanonicalEncoder); without one --symmetry has no effect.
+	Symmetric() bool
 	// BFS runs checker.Search: breadth-first unless opt.Mode says otherwise.
 	BFS(opt checker.Options) *checker.Result
 	Walk(opt checker.WalkOptions) *checker.WalkResult
@@ -135,6 +166,11 @@ type runner[S any] struct {
 func (r *runner[S]) Name() string              { return r.m.Name() }
 func (r *runner[S]) Params() map[string]string { return r.params }
 func (r *runner[S]) Properties() []PropInfo    { return propInfos(r.m.Properties()) }
+func (r *runner[S]) Symmetric() bool {
+	_, canon := r.m.(checker.Symmetric[S])
+	_, enc := r.m.(checker.CanonicalEncoder[S])
+	return canon || enc
+}
 func (r *runner[S]) BFS(opt checker.Options) *checker.Result {
 	res := checker.Search(r.m, opt)
 	for _, tr := range res.Violations {

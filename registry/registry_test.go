@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -138,4 +139,37 @@ func TestRegisterDuplicatePanics(t *testing.T) {
 		}
 	}()
 	Register(&Protocol{Name: "counter", Define: defineCounter})
+}
+
+// mirrored is the counter with a symmetry: every state is its own
+// canonical representative.
+type mirrored struct{ counter }
+
+func (m *mirrored) Canonical(s int) int { return s }
+
+// TestSymmetric: a runner reports whether its model has a symmetry for
+// --symmetry to use.
+func TestSymmetric(t *testing.T) {
+	if r := Erase[int](&counter{limit: 2}, "counter", map[string]string{}); r.Symmetric() {
+		t.Error("the counter has no symmetry")
+	}
+	if r := Erase[int](&mirrored{counter{limit: 2}}, "counter", map[string]string{}); !r.Symmetric() {
+		t.Error("a checker.Symmetric model has a symmetry")
+	}
+}
+
+// TestSimWalkOptions: the options carry the context and a progress line
+// that counts walks and steps.
+func TestSimWalkOptions(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var lines []string
+	opt := SimWalkOptions(ctx, func(s string) { lines = append(lines, s) }, checker.WalkOptions{Walks: 7})
+	if opt.Context != ctx || opt.Walks != 7 || opt.ProgressEvery <= 0 || opt.Progress == nil {
+		t.Fatalf("%+v", opt)
+	}
+	opt.Progress(checker.WalkProgress{Done: 3, Walks: 7, Steps: 300, Seconds: 2})
+	if len(lines) != 1 || lines[0] != "progress: 3/7 walks, 300 steps, 150 steps/s, 2.0s" {
+		t.Fatalf("%q", lines)
+	}
 }

@@ -12,7 +12,7 @@ func TestCheckDropAbsorbed(t *testing.T) {
 		flag:      "--drop-absorbed",
 		fewer:     [][]string{{"correction", "--P", "3", "--faults", "1", "--dfs", "--por"}},
 		mutant:    []string{"correction", "--P", "3", "--mutant", "redeliver-on-correction", "--dfs"},
-		traceGlob: "correction-*redeliver-on-correction.json",
+		traceGlob: "correction-*redeliver-on-correction-*.json",
 		refuse:    []string{"era"},
 		refuseMsg: "drop-absorbed",
 	})

@@ -26,12 +26,14 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, cmd, synopsis
 	return nil
 }
 
-// printFlags prints synopsis and the flags of fs with their defaults.
+// printFlags prints synopsis, the flags of fs with their defaults and the
+// exit statuses.
 func printFlags(fs *flag.FlagSet, w io.Writer, synopsis string) {
 	fmt.Fprintf(w, "usage: %s\nflags:\n", synopsis)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)
+	fmt.Fprintln(w, exitCodes)
 }
 
 // flagMessage rewrites the flag package's "flag provided but not defined:

@@ -15,7 +15,7 @@ func TestCheckForgetCrashed(t *testing.T) {
 			{"correction", "--P", "3", "--timing", "rounds", "--faults", "2", "--dfs", "--por"},
 		},
 		mutant:    []string{"era", "--n", "4", "--crashes", "2", "--mutant", "early-root-decision", "--dfs"},
-		traceGlob: "era-*early-root-decision.json",
+		traceGlob: "era-*early-root-decision-*.json",
 		refuse:    []string{"twophase"},
 		refuseMsg: "twophase does not forget crashed processes",
 	})

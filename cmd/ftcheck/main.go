@@ -8,9 +8,19 @@
 //	ftcheck version
 //
 // Every subcommand's -h (and ftcheck -h, ftcheck help) prints its flags on
-// stdout and exits 0. Exit status: 0 when every property holds, 1 on a
-// violation, 2 on bad usage (one line on stderr saying what was wrong and
-// which -h to run).
+// stdout and exits 0.
+//
+// Exit status:
+//
+//	0  the run is complete and every checked property holds (replay: the
+//	   trace replays and no longer violates its property)
+//	1  a violation was found (check, simulate), reproduced (replay), or a
+//	   mutant survived check --mutants
+//	2  bad usage or input: one line on stderr says what was wrong and which
+//	   -h to run; nothing was checked
+//	3  incomplete: no violation found, but the run stopped before it was
+//	   done (Ctrl-C, SIGTERM, --max-states, --max-depth, --max-memory), so
+//	   nothing was proved
 package main
 
 import (
@@ -18,6 +28,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	_ "github.com/ftkernel/ftkernel/models/all"
 )
@@ -39,8 +51,17 @@ func usageFor(help, format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...), help}
 }
 
-// errViolation means a property failed: exit status 1.
+// errViolation means a property failed, or a mutant survived: exit
+// status 1.
 var errViolation = errors.New("violation")
+
+// errIncomplete means the run stopped before it was done and found no
+// violation: exit status 3.
+var errIncomplete = errors.New("incomplete")
+
+// exitCodes is the exit status paragraph of every -h.
+const exitCodes = `exit status: 0 complete, every property holds; 1 violation (or a surviving mutant);
+  2 bad usage or input; 3 incomplete (interrupted, or a --max-* bound reached): nothing proved`
 
 // errHelp means -h was asked for and the help was printed: exit status 0.
 var errHelp = errors.New("help printed")
@@ -51,7 +72,8 @@ const usage = `usage:
   ftcheck simulate MODEL [flags]             seeded random walks at scale
   ftcheck replay TRACE.json [flags]          replay a saved counterexample (--itf, --html, --shrink)
   ftcheck version                            module version and VCS revision
-Run 'ftcheck COMMAND -h' for a command's flags, 'ftcheck check MODEL -h' for a model's.`
+Run 'ftcheck COMMAND -h' for a command's flags, 'ftcheck check MODEL -h' for a model's.
+` + exitCodes
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -90,6 +112,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errViolation):
 		return 1
+	case errors.Is(err, errIncomplete):
+		return 3
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "ftcheck %v; run '%s'\n", err, ue.help)
 		return 2
@@ -97,4 +121,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ftcheck: %v\n", err)
 		return 2
 	}
+}
+
+// invocation is how to run this binary again, for the hints printed after
+// a counterexample: "go run ./cmd/ftcheck" when arg0 (os.Args[0]) is a
+// binary that go run built in its temporary directory, arg0 itself
+// otherwise.
+func invocation(arg0 string) string {
+	dir := filepath.ToSlash(filepath.Dir(arg0))
+	if strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build") {
+		return "go run ./cmd/ftcheck"
+	}
+	return arg0
 }

@@ -17,6 +17,11 @@ import (
 // replayHelp is the -h command that lists replay's flags.
 const replayHelp = "ftcheck replay -h"
 
+// cmdReplay re-executes a saved trace. Exit status 1 when it reproduces a
+// violation, 0 when it replays without one (also when the recorded
+// violation no longer occurs: the line "the trace no longer violates P"
+// says so), 2 on a file that is not a trace of a known model or whose
+// steps are not all enabled in that model.
 func cmdReplay(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON summary object")
@@ -28,7 +33,10 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		file, args = args[0], args[1:]
 	}
-	if err := parseFlags(fs, args, stdout, "replay", "ftcheck replay TRACE.json [flags]"); err != nil {
+	if err := parseFlags(fs, args, stdout, "replay", "ftcheck replay TRACE.json [flags]\n"+
+		"replay exits 1 when the trace reproduces a violation, 0 when it replays without one\n"+
+		"(\"the trace no longer violates P\" when the violation it recorded no longer occurs),\n"+
+		"2 on a bad file or a step no longer enabled (\"the trace no longer replays\")"); err != nil {
 		return err
 	}
 	rest := fs.Args()
@@ -43,7 +51,7 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	}
 	tr, err := checker.ReadTraceFile(file)
 	if err != nil {
-		return usageFor(replayHelp, "replay: %v", err)
+		return usageFor(replayHelp, "replay: %s", oneLine(err))
 	}
 	name := tr.Params[registry.ModelParam]
 	p, err := registry.Lookup(name)
@@ -93,8 +101,17 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 	}
 	rerr := r.Replay(tr)
 	var ve *checker.ViolationError
+	var se *checker.StepError
 	violated := errors.As(rerr, &ve)
-	if rerr != nil && !violated {
+	// gone says why a trace that recorded a violation no longer shows it.
+	gone := ""
+	switch {
+	case violated:
+	case rerr == nil && tr.Violation != nil:
+		gone = fmt.Sprintf("the trace no longer violates %s: all %d steps replay and it holds along them", tr.Violation.Property, len(tr.Steps))
+	case errors.As(rerr, &se) && errors.Is(rerr, checker.ErrNotEnabled):
+		return fmt.Errorf("replay %s: the trace no longer replays: step %d (%s) is not enabled in the model as built from its params", file, se.Step, tr.Steps[se.Step-1].Text)
+	case rerr != nil:
 		return fmt.Errorf("replay %s: %w", file, rerr)
 	}
 	itfNote := ""
@@ -109,21 +126,37 @@ func cmdReplay(args []string, stdout, _ io.Writer) error {
 		itfNote = fmt.Sprintf("ITF trace written to %s (%d states)\n", *itf, states)
 	}
 	if *asJSON {
-		out := map[string]any{"model": r.Name(), "mode": "replay", "steps": len(tr.Steps), "seconds": 0.0, "violations": []registry.ViolationRef{}}
+		out := map[string]any{"model": r.Name(), "mode": "replay", "steps": len(tr.Steps), "seconds": 0.0, "violations": []registry.ViolationRef{},
+			"reproduced": violated}
 		if violated {
 			out["violations"] = []registry.ViolationRef{{Property: ve.Violation.Property, Steps: ve.Violation.Steps, TraceFile: file}}
+		}
+		if gone != "" {
+			out["no_longer_violated"] = gone
 		}
 		if err := json.NewEncoder(stdout).Encode(out); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "replaying %s on %s\n", file, r.Name())
-		if err := tr.Format(stdout); err != nil {
+		header := r.Name()
+		if m := tr.Params["mutant"]; m != "" {
+			header += " mutant=" + m
+		}
+		fmt.Fprintf(stdout, "replaying %s on %s\n", file, header)
+		shown := *tr
+		if !violated {
+			// The recorded violation is not printed as if it still held.
+			shown.Violation = nil
+		}
+		if err := shown.Format(stdout); err != nil {
 			return err
 		}
-		if violated {
-			fmt.Fprintf(stdout, "replay reproduces the violation: %v\n", ve.Violation)
-		} else {
+		switch {
+		case violated:
+			fmt.Fprintf(stdout, "replay reproduces the violation: %v\n", &ve.Violation)
+		case gone != "":
+			fmt.Fprintf(stdout, "replay: %s\n", gone)
+		default:
 			fmt.Fprintf(stdout, "replay: every step enabled, every checked property holds\n")
 		}
 		fmt.Fprint(stdout, itfNote)

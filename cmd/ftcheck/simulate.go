@@ -1,27 +1,32 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/ftkernel/ftkernel/registry"
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
-	var asJSON bool
-	var outDir string
+	var asJSON, quiet bool
+	var out string
 	common := func(fs *flag.FlagSet) {
-		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object")
-		fs.StringVar(&outDir, "out", "out", "directory for counterexample traces")
+		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object (keys of every model: model, mode, seed, complete, violations, seconds)")
+		fs.BoolVar(&quiet, "quiet", false, "no progress lines")
+		fs.StringVar(&out, "out", "out", "directory for counterexample traces (created if missing; checked before the runs)")
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if wantsHelp(args) {
 			fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 			common(fs)
-			printFlags(fs, stdout, fmt.Sprintf("ftcheck simulate MODEL [model flags] [simulate flags]\nmodels: %s (their flags: ftcheck simulate MODEL -h)", simulatedNames()))
+			printFlags(fs, stdout, fmt.Sprintf("ftcheck simulate MODEL [model flags] [simulate flags]\nmodels: %s (their flags: ftcheck simulate MODEL -h)\nCtrl-C or SIGTERM stops the runs and reports those done (exit 3)", simulatedNames()))
 			return errHelp
 		}
 		return usageFor("ftcheck simulate -h", "simulate: name a model (%s)", simulatedNames())
@@ -43,39 +48,66 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageFor(help, "simulate %s: unexpected argument %q", p.Name, fs.Arg(0))
 	}
-	rep, err := run(func(s string) { fmt.Fprintln(stderr, s) })
+	o, err := prepareOut(out)
+	if err != nil {
+		return usageFor(help, "simulate %s: %v", p.Name, err)
+	}
+	defer o.done()
+	// Ctrl-C or SIGTERM stops the runs; the report covers those done. A
+	// second one kills the process (a simulation that cannot stop early
+	// runs to its end otherwise).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	progress := func(s string) { fmt.Fprintln(stderr, s) }
+	if quiet {
+		progress = func(string) {}
+	}
+	rep, err := run(ctx, progress)
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "ftcheck: interrupted; reporting the runs done")
+	}
 	if err != nil {
 		return usageFor(help, "simulate %s: %v", p.Name, err)
 	}
 	if rep.Trace != nil {
-		path, err := saveTrace(outDir, p.Name, rep.Trace)
+		tr := rep.Trace
+		header := fmt.Sprintf("VIOLATION of %s after %d steps", tr.Violation.Property, len(tr.Steps))
+		if tr.Seed != nil {
+			header += fmt.Sprintf(" (seed %d)", *tr.Seed)
+		}
+		ref, err := reportViolation(o, p.Name, tr, header+":\n", asJSON, stdout, stderr)
 		if err != nil {
 			return err
 		}
-		rep.Violations[0].TraceFile = path
-		if !asJSON {
-			fmt.Fprintf(stdout, "VIOLATION of %s after %d steps (seed %d):\n", rep.Trace.Violation.Property, len(rep.Trace.Steps), *rep.Trace.Seed)
-			if err := rep.Trace.Format(stdout); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "trace saved to %s\n", path)
-		}
+		ref.Property, ref.Steps = rep.Violations[0].Property, rep.Violations[0].Steps
+		rep.Violations[0] = ref
 	}
 	if asJSON {
-		out := map[string]any{"model": rep.Model, "mode": rep.Mode, "seed": rep.Seed, "seconds": rep.Seconds, "violations": rep.Violations}
+		doc := map[string]any{}
 		for k, v := range rep.Figures {
-			out[k] = v
+			doc[k] = v
 		}
-		if err := json.NewEncoder(stdout).Encode(out); err != nil {
+		for k, v := range map[string]any{"model": rep.Model, "mode": rep.Mode, "seed": rep.Seed, "complete": !rep.Interrupted,
+			"seconds": rep.Seconds, "violations": rep.Violations} {
+			doc[k] = v
+		}
+		if err := json.NewEncoder(stdout).Encode(doc); err != nil {
 			return err
 		}
 	} else {
 		fmt.Fprintf(stdout, "seed %d, %.2fs\n%s", rep.Seed, rep.Seconds, rep.Text)
+		if !strings.HasSuffix(rep.Text, "\n") {
+			fmt.Fprintln(stdout)
+		}
+		if rep.Interrupted {
+			fmt.Fprintln(stdout, "interrupted: the figures above cover the runs done (incomplete)")
+		}
 	}
-	if len(rep.Violations) > 0 {
-		return errViolation
-	}
-	return nil
+	return verdictOf(len(rep.Violations) > 0, !rep.Interrupted)
 }
 
 // simulatedNames lists the models that have a simulation, comma-separated.

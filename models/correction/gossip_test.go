@@ -1,6 +1,7 @@
 package correction
 
 import (
+	"context"
 	"flag"
 	"reflect"
 	"strings"
@@ -121,7 +122,7 @@ func TestCorrectedGossipFlagErrors(t *testing.T) {
 		if err := fs.Parse(c.args); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := run(func(string) {}); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := run(context.Background(), func(string) {}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("simulate %v: %v, want %q", c.args, err, c.want)
 		}
 	}

@@ -1,7 +1,9 @@
 package correction
 
 import (
+	"context"
 	"runtime"
+	"slices"
 	"sync"
 
 	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
@@ -207,8 +209,11 @@ func figuresOf(r *logp.Result) RunFigures {
 // for run i (and, for gossip, run i's partner sequences), on all CPUs, each
 // checked for its guarantees (RunChecked: RunFigures.Violation); the
 // result is indexed by run and does not depend on the number of workers.
-func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(done int)) ([]RunFigures, error) {
+// When ctx is canceled it stops and returns the runs 0..k-1 finished
+// before, fewer than runs.
+func (s *CorrSim) Campaign(ctx context.Context, rate float64, runs int, seed uint64, progress func(done int)) ([]RunFigures, error) {
 	out := make([]RunFigures, runs)
+	finished := make([]bool, runs)
 	workers := min(runtime.GOMAXPROCS(0), runs)
 	var mu sync.Mutex
 	next, done := 0, 0
@@ -226,7 +231,7 @@ func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(do
 				if err != nil && firstErr == nil {
 					firstErr = err
 				}
-				if i >= runs || firstErr != nil {
+				if i >= runs || firstErr != nil || ctx.Err() != nil {
 					mu.Unlock()
 					return
 				}
@@ -238,6 +243,7 @@ func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(do
 				} else {
 					out[i] = figuresOf(res)
 					out[i].Violation = viol
+					finished[i] = true
 				}
 				done++
 				if progress != nil {
@@ -248,6 +254,9 @@ func (s *CorrSim) Campaign(rate float64, runs int, seed uint64, progress func(do
 		}()
 	}
 	wg.Wait()
+	if k := slices.Index(finished, false); k >= 0 && firstErr == nil {
+		out = out[:k]
+	}
 	return out, firstErr
 }
 

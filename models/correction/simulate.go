@@ -1,6 +1,7 @@
 package correction
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -27,7 +28,7 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 	table1 := fs.Bool("table1", false, "reproduce Table 1: checked synchronized correction on binomial, Lamé k=2, 4-ary and optimal trees at 0.01%…4% failed, --runs per tree and rate")
 	sec43 := fs.Bool("section43", false, "reproduce §4.3 (opportunistic): optimized overlapped opportunistic correction (--d) at 0.01%…4% failed, --runs per tree and rate; count uncolored processes")
 	fig1b := fs.Bool("fig1b", false, "reproduce Figure 1b: checked synchronized correction latency, interleaved vs in-order binomial tree, --runs per rate")
-	return func(progress func(string)) (*registry.SimReport, error) {
+	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
 		if err := flagcheck.Int("runs", int64(*runs), 1, 1_000_000, ""); err != nil {
 			return nil, err
 		}
@@ -51,7 +52,7 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 		case (*table1 || *sec43 || *fig1b) && p.Gossip != nil:
 			return nil, fmt.Errorf("--table1, --section43 and --fig1b choose their own trees: not with --tree gossip")
 		case *table1, *sec43, *fig1b:
-			return paperCampaign(p, L, o, int64(*g), *overlap, pr, *runs, *seed, *table1, *sec43, *fig1b, progress)
+			return paperCampaign(ctx, p, L, o, int64(*g), *overlap, pr, *runs, *seed, *table1, *sec43, *fig1b, progress)
 		}
 		if p.Gossip != nil {
 			p.Gossip.Seed = *seed
@@ -76,7 +77,7 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 				return nil, fmt.Errorf("--fault-rate and --runs > 1 make a Monte Carlo campaign: not with --faults or --svg")
 			}
 			last := time.Now()
-			figs, err := cs.Campaign(*rate, *runs, *seed, func(done int) {
+			figs, err := cs.Campaign(ctx, *rate, *runs, *seed, func(done int) {
 				if time.Since(last) > 2*time.Second {
 					last = time.Now()
 					progress(fmt.Sprintf("progress: %d/%d runs, %.1fs", done, *runs, time.Since(t0).Seconds()))
@@ -86,6 +87,7 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 				return nil, err
 			}
 			rep.Mode = "monte-carlo"
+			rep.Interrupted = len(figs) < *runs
 			dists := distributions(figs)
 			for k, v := range dists {
 				rep.Figures[k] = v
@@ -96,9 +98,9 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 					incomplete++
 				}
 			}
-			rep.Figures["runs"], rep.Figures["fault_rate"], rep.Figures["runs_with_uncolored"] = *runs, *rate, incomplete
+			rep.Figures["runs"], rep.Figures["fault_rate"], rep.Figures["runs_with_uncolored"] = len(figs), *rate, incomplete
 			var b strings.Builder
-			fmt.Fprintf(&b, "%s\n%d runs at %.4g%% failed; runs leaving processes uncolored: %d\n", model, *runs, 100**rate, incomplete)
+			fmt.Fprintf(&b, "%s\n%d runs at %.4g%% failed; runs leaving processes uncolored: %d\n", model, len(figs), 100**rate, incomplete)
 			fmt.Fprintf(&b, "  %-20s %10s %8s %8s %8s\n", "figure", "mean", "p99", "p99.9", "max")
 			for _, k := range []string{"coloring", "quiescence", "correction_latency", "messages", "correction_messages", "uncolored", "g_max"} {
 				d := dists[k]

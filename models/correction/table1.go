@@ -1,6 +1,8 @@
 package correction
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -64,24 +66,37 @@ type Fig1bRow struct {
 	InOrder     Dist    `json:"inorder_l_scc"`
 }
 
-func paperCampaign(base Params, L, o, g int64, overlap bool, prio logp.Prio, runs int, seed uint64,
-	table1, sec43, fig1b bool, progress func(string)) (*registry.SimReport, error) {
+// errInterrupted stops a paper campaign whose context was canceled.
+var errInterrupted = errors.New("interrupted")
+
+func paperCampaign(ctx context.Context, base Params, L, o, g int64, overlap bool, prio logp.Prio, runs int, seed uint64,
+	table1, sec43, fig1b bool, progress func(string)) (out *registry.SimReport, err error) {
 	t0 := time.Now()
 	rep := &registry.SimReport{Model: fmt.Sprintf("correction P=%d L=%d o=%d g=%d", base.P, L, o, g), Mode: "paper", Seed: seed,
 		Violations: []registry.ViolationRef{}, Figures: map[string]any{}}
 	var b strings.Builder
+	defer func() {
+		if errors.Is(err, errInterrupted) {
+			fmt.Fprintf(&b, "interrupted: the rows above are complete\n")
+			rep.Text, rep.Seconds, rep.Interrupted = b.String(), time.Since(t0).Seconds(), true
+			out, err = rep, nil
+		}
+	}()
 	camp := func(p Params, ratePct float64, label string) ([]RunFigures, *CorrSim, error) {
 		cs, err := NewCorrSim(p, L, o, g, overlap, prio)
 		if err != nil {
 			return nil, nil, err
 		}
 		last := time.Now()
-		figs, err := cs.Campaign(ratePct/100, runs, seed, func(done int) {
+		figs, err := cs.Campaign(ctx, ratePct/100, runs, seed, func(done int) {
 			if time.Since(last) > 5*time.Second {
 				last = time.Now()
 				progress(fmt.Sprintf("progress: %s %.2f%%: %d/%d runs, %.0fs", label, ratePct, done, runs, time.Since(t0).Seconds()))
 			}
 		})
+		if err == nil && len(figs) < runs {
+			err = errInterrupted
+		}
 		if err == nil {
 			progress(fmt.Sprintf("progress: %s %.2f%% done (%d runs), %.0fs", label, ratePct, runs, time.Since(t0).Seconds()))
 		}

@@ -1,6 +1,7 @@
 package era
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"maps"
@@ -30,7 +31,7 @@ func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 	crashProb := fs.Float64("crash-prob", 0, "probability that a step is a crash while crashes are possible (0: 1/N)")
 	maxSteps := fs.Int("max-steps", 0, fmt.Sprintf("steps per walk, 0 … %d (0: 200·N·agreements)", MaxSteps))
 	scenario := fs.String("scenario", "", "ulfm-bench: the paper's Figure 3 benchmark on the MPIX_Comm_agree layer")
-	return func(progress func(string)) (*registry.SimReport, error) {
+	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
 		if err := flagcheck.First(f.sizes(), flagcheck.Int("walks", int64(*walks), 1, MaxWalks, ""),
 			flagcheck.Int("max-steps", int64(*maxSteps), 0, MaxSteps, "0: 200·N·agreements")); err != nil {
 			return nil, err
@@ -58,11 +59,11 @@ func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 			return nil, err
 		}
 		obs := &eraObserver{Model: m, n: p.N, figs: make([]walkFigures, *walks)}
-		res := checker.Walk[*env.World](obs, checker.WalkOptions{Walks: *walks, MaxSteps: ms, Seed: *seed})
+		res := checker.Walk[*env.World](obs, registry.SimWalkOptions(ctx, progress, checker.WalkOptions{Walks: *walks, MaxSteps: ms, Seed: *seed}))
 		if res.Err != nil {
 			return nil, res.Err
 		}
-		rep := &registry.SimReport{Model: "era", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}}
+		rep := &registry.SimReport{Model: "era", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}, Interrupted: res.Canceled}
 		if res.Violation != nil {
 			res.Violation.Params = f.own()
 			res.Violation.Params[registry.ModelParam] = "era"

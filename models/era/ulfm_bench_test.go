@@ -1,6 +1,7 @@
 package era
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
@@ -188,7 +189,7 @@ func TestULFMBenchCLI(t *testing.T) {
 	if err := fs.Parse([]string{"--scenario", "ulfm-bench", "--n", "48", "--fail", "16-31", "--walks", "3"}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := run(func(string) {})
+	rep, err := run(context.Background(), func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +207,7 @@ func TestULFMBenchCLI(t *testing.T) {
 	fs = newTestFlagSet()
 	run = p.Simulate(fs)
 	_ = fs.Parse([]string{"--scenario", "ulfm-bench", "--n", "8", "--crashes", "1"})
-	if _, err := run(func(string) {}); err == nil {
+	if _, err := run(context.Background(), func(string) {}); err == nil {
 		t.Error("--crashes 1 accepted with ulfm-bench")
 	}
 }

@@ -1,6 +1,7 @@
 package gossipfd
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"slices"
@@ -179,7 +180,7 @@ type noSymmetry struct{ checker.Model[*RoundState] }
 // DefineSimulate.
 func simulateGossipfd(fs *flag.FlagSet) registry.SimBuilder {
 	run := DefineSimulate(fs)
-	return func(progress func(string)) (*registry.SimReport, error) {
+	return func(_ context.Context, progress func(string)) (*registry.SimReport, error) {
 		t0 := time.Now()
 		figs, text, err := run()
 		if err != nil {

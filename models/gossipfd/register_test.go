@@ -1,6 +1,7 @@
 package gossipfd
 
 import (
+	"context"
 	"flag"
 	"io"
 	"testing"
@@ -87,7 +88,7 @@ func TestRegisteredSimulate(t *testing.T) {
 	if err := fs.Parse([]string{"--variant", "brr", "--n", "8", "--fd-failure", "--trials", "500", "--seed", "9"}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := run(func(string) {})
+	rep, err := run(context.Background(), func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strings"
@@ -150,7 +151,7 @@ func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 	seed := fs.Uint64("seed", 1, "seed of the Monte Carlo or of the walks")
 	crashProb := fs.Float64("crash-prob", 0.02, "random walks: probability that a step is a crash while the budget allows")
 	maxSteps := fs.Int("max-steps", 10000, fmt.Sprintf("random walks: steps per walk, 1 … %d", MaxSteps))
-	return func(progress func(string)) (*registry.SimReport, error) {
+	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
 		if err := simSizes(*fp, *P, *R, *trials, *walks, *maxSteps); err != nil {
 			return nil, err
 		}
@@ -177,11 +178,11 @@ func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 		if err != nil {
 			return nil, err
 		}
-		res := checker.Walk(m.Model, checker.WalkOptions{Walks: *walks, MaxSteps: *maxSteps, Seed: *seed})
+		res := checker.Walk(m.Model, registry.SimWalkOptions(ctx, progress, checker.WalkOptions{Walks: *walks, MaxSteps: *maxSteps, Seed: *seed}))
 		if res.Err != nil {
 			return nil, res.Err
 		}
-		rep := &registry.SimReport{Model: "replica", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}}
+		rep := &registry.SimReport{Model: "replica", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}, Interrupted: res.Canceled}
 		quiet := 0
 		for _, w := range res.PerWalk {
 			if w.Quiescent {

@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"context"
 	"flag"
 	"testing"
 
@@ -54,7 +55,7 @@ func TestRegisteredSimulate(t *testing.T) {
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := b(func(string) {})
+		rep, err := b(context.Background(), func(string) {})
 		if err != nil {
 			t.Fatal(err)
 		}

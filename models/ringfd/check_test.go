@@ -1,6 +1,7 @@
 package ringfd
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -144,7 +145,7 @@ func TestRegistered(t *testing.T) {
 	if err := fs.Parse([]string{"--n", "16", "--procs", "2", "--fail", "3", "--period", "10", "--timeout", "20", "--seed", "5"}); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := run(func(string) {})
+	rep, err := run(context.Background(), func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}

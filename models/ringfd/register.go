@@ -1,6 +1,7 @@
 package ringfd
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"slices"
@@ -107,7 +108,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 // simulator (Run), its report flattened into the JSON summary.
 func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 	build := BindSimulate(fs)
-	return func(progress func(string)) (*registry.SimReport, error) {
+	return func(_ context.Context, progress func(string)) (*registry.SimReport, error) {
 		p, err := build()
 		if err != nil {
 			return nil, err

@@ -4,6 +4,7 @@
 package modeltest
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"slices"
@@ -42,7 +43,7 @@ func Simulate(t testing.TB, model string, args ...string) *registry.SimReport {
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := run(func(string) {})
+	rep, err := run(context.Background(), func(string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
