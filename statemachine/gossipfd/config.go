@@ -123,7 +123,8 @@ func (c *Config) Validate() error {
 	}
 	switch c.Mutant {
 	case mutant.None, MutantBRROffset2r, MutantDBRRSameDirection, MutantMergeLastReceived,
-		MutantCleanupGE, MutantPingNeverAnswers, MutantNeverSuspect, MutantForgetDropsRound, MutantForgetKeepsHost0:
+		MutantCleanupGE, MutantPingNeverAnswers, MutantNeverSuspect, MutantRROffsetRPlus1, MutantCleanupLate, MutantMergeSenderRound,
+		MutantForgetDropsRound, MutantForgetKeepsHost0:
 	default:
 		return bad("unknown mutant %q", c.Mutant)
 	}

@@ -102,7 +102,7 @@ func TestMutantsListed(t *testing.T) {
 			t.Errorf("%s: %v", m, err)
 		}
 	}
-	if len(Mutants) != 6 {
+	if len(Mutants) != 9 {
 		t.Errorf("%d mutants", len(Mutants))
 	}
 }

@@ -26,6 +26,20 @@ const (
 	// keeps accuracy and no-false-suspicion and breaks only completeness:
 	// the mutant that shows the completeness properties can fail.
 	MutantNeverSuspect = mutant.Name("never-suspect")
+	// MutantRROffsetRPlus1 makes Eq. (3) offset r+1 instead of r: RR never
+	// sends to s+1, and its last round (r = n−1) sends to s itself (nothing
+	// is sent).
+	MutantRROffsetRPlus1 = mutant.Name("rr-offset-r-plus-1")
+	// MutantCleanupLate runs the cleanup check of §5.1 one round late: in
+	// round g it compares g − 1 − lastInc[x] with T_cleanup, so a host is
+	// suspected at lastInc[x] + T_cleanup + 2 instead of + 1 (rounds).
+	MutantCleanupLate = mutant.Name("cleanup-late")
+	// MutantMergeSenderRound makes the merge record, as lastInc[x], the
+	// round in which the received heartbeat was generated (its value v:
+	// host x's round counter when it sent it) instead of the local round g
+	// of its arrival: the staleness g − lastInc[x] then counts the rounds
+	// the heartbeat spent in transit, and x is suspected early.
+	MutantMergeSenderRound = mutant.Name("merge-sender-round")
 )
 
 // Mutants lists every mutant of this package.
@@ -36,6 +50,17 @@ var Mutants = []mutant.Name{
 	MutantCleanupGE,
 	MutantPingNeverAnswers,
 	MutantNeverSuspect,
+	MutantRROffsetRPlus1,
+	MutantCleanupLate,
+	MutantMergeSenderRound,
+}
+
+// rrOffset is Eq. (3)'s r mod n (MutantRROffsetRPlus1: (r+1) mod n).
+func rrOffset(n, r int, m mutant.Name) int {
+	if m == MutantRROffsetRPlus1 {
+		return (r + 1) % n
+	}
+	return r % n
 }
 
 // brrOffset is Eq. (4)'s 2^(r−1) mod n (MutantBRROffset2r: 2^r mod n).
@@ -66,15 +91,29 @@ func adopt(old, v uint64, m mutant.Name) bool {
 }
 
 // stale is the cleanup test of elapsed rounds against T_cleanup (>, or
-// ≥ under MutantCleanupGE; never under MutantNeverSuspect).
+// ≥ under MutantCleanupGE; never under MutantNeverSuspect; under
+// MutantCleanupLate the elapsed rounds of the round before, elapsed − 1).
+// It is monotone in elapsed under every mutant.
 func stale(elapsed, cleanup uint64, m mutant.Name) bool {
 	switch m {
 	case MutantNeverSuspect:
 		return false
 	case MutantCleanupGE:
 		return elapsed >= cleanup
+	case MutantCleanupLate:
+		return elapsed > cleanup+1
 	}
 	return elapsed > cleanup
+}
+
+// incRound is the round merge records as lastInc[x] when entry x grows
+// to v: the local round g (MutantMergeSenderRound: v, the round in which
+// x generated it).
+func incRound(g, v uint64, m mutant.Name) uint64 {
+	if m == MutantMergeSenderRound {
+		return v
+	}
+	return g
 }
 
 // answersPing is false under MutantPingNeverAnswers.

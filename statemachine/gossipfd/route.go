@@ -97,7 +97,7 @@ func offset(v Variant, n, r int, m mutant.Name) int {
 	L := CeilLog2(n)
 	switch v {
 	case RR:
-		return r % n
+		return rrOffset(n, r, m)
 	case BRR:
 		return brrOffset(n, r, m)
 	case DBRR:

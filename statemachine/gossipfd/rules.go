@@ -89,7 +89,7 @@ func (n *Node) merge(table []uint64) {
 			continue
 		}
 		if v > n.hb[x] {
-			n.lastInc[x] = n.g
+			n.lastInc[x] = incRound(n.g, v, n.cfg.Mutant)
 			n.suspected.Remove(x)
 		}
 		n.hb[x] = v
