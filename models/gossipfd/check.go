@@ -28,6 +28,13 @@ type CheckConfig struct {
 	// before round c is declared by every live host by the end of round
 	// c + DetectBound − 1.
 	DetectBound int
+	// Isolation, if positive, restricts completeness to the crashes its
+	// bound is about: a host x crashed before round c whose last heartbeat
+	// spreads with no other host crashed, every other host crashed before
+	// round c − 1 + Isolation or later (rounds; DetectBound's W, the
+	// dissemination time of a crashed host's last heartbeat: §5.1's
+	// T_cleanup^min is for failure-free dissemination). Zero: every crash.
+	Isolation int
 }
 
 // RoundState is a state of the round model: the round count, each host's
@@ -88,6 +95,10 @@ func NewCheckModel(c CheckConfig) (*CheckModel, error) {
 			Doc: "no live host is suspected by a live host, before or without the ping (§5.2's FD failure is about suspicions)", Check: m.noFalseSuspicion},
 		{Name: "completeness", Kind: checker.Invariant,
 			Doc: fmt.Sprintf("a host crashed before round c is declared by every live host by round c+%d (§5.2 c: \"a fault is detected in a guaranteed delay\")", c.DetectBound-1), Check: m.completeness},
+	}
+	if nc.Routing == fd.RouteFixed {
+		m.props = append(m.props, checker.Property[*RoundState]{Name: "suspicion-round", Kind: checker.Invariant,
+			Doc: "a crashed host is suspected and declared by each live host in the round T_cleanup+1 after its heartbeat last rose there over Eqs. 3–5, not before nor after (§5.1, §5.3; hosts crashed while falsely suspected excepted)", Check: m.suspicionRound})
 	}
 	return m, nil
 }
@@ -275,7 +286,8 @@ func (m *CheckModel) Describe(s *RoundState, a checker.Action) string {
 	return fmt.Sprintf("round %d: %s", s.G+1, strings.Join(news, "; "))
 }
 
-// Properties: accuracy, no-false-suspicion, completeness.
+// Properties: accuracy, no-false-suspicion, completeness, and under fixed
+// routing suspicion-round.
 func (m *CheckModel) Properties() []checker.Property[*RoundState] { return m.props }
 
 func (m *CheckModel) accuracy(s *RoundState) error {
@@ -315,7 +327,7 @@ func (m *CheckModel) noFalseSuspicion(s *RoundState) error {
 
 func (m *CheckModel) completeness(s *RoundState) error {
 	for x, c := range s.Crashed {
-		if c == 0 || s.G < c+m.cfg.DetectBound-1 {
+		if c == 0 || s.G < c+m.cfg.DetectBound-1 || !isolated(s.Crashed, x, c, m.cfg.Isolation) {
 			continue
 		}
 		for h, n := range s.Nodes {
@@ -352,3 +364,18 @@ func (m *CheckModel) Canonical(s *RoundState) *RoundState {
 
 // SymmetryValid reports whether rotation symmetry may be used.
 func (m *CheckModel) SymmetryValid() bool { return m.node.RotationInvariant() }
+
+// isolated reports whether host x, crashed before round c, is the only
+// crash from round c − 1 to round c − 2 + w (every other crash round is 0
+// or ≥ c − 1 + w), or w ≤ 0.
+func isolated(crashed []int, x, c, w int) bool {
+	if w <= 0 {
+		return true
+	}
+	for y, cy := range crashed {
+		if y != x && cy != 0 && cy < c-1+w {
+			return false
+		}
+	}
+	return true
+}

@@ -27,6 +27,11 @@ type EnvParams struct {
 	// g < MaxRounds − B are checked; with MaxRounds ≤ B completeness is
 	// vacuous (the property's Doc says so).
 	DetectBound int
+	// Isolation, if positive, restricts completeness to the crashes whose
+	// last heartbeat spreads with no other host crashed: every other
+	// crashed host ran at least Isolation rounds more (rounds; see
+	// CheckConfig.Isolation). Zero: every crash.
+	Isolation int
 	// Liveness adds completeness-eventually (EnvEventualCompleteness), a
 	// checker.Eventually property: the search then keeps the whole state
 	// graph (no symmetry, no parallelism) and reports the worst detection
@@ -78,7 +83,7 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 	properties := []checker.Property[*env.World]{
 		accuracy,
 		props.StrongAccuracy("no-false-suspicion", "no live host is suspected, ping phase included (§5.2's FD failure)", suspects),
-		EnvCompleteness(p.DetectBound, cfg.MaxRounds),
+		EnvCompleteness(p.DetectBound, cfg.MaxRounds, p.Isolation),
 	}
 	if p.Liveness {
 		properties = append(properties, EnvEventualCompleteness(p.DetectBound, cfg.MaxRounds))
@@ -116,8 +121,11 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 // from the hosts' own round counters, which stay within one round of each
 // other (common T_gossip, common start). With maxRounds ≤ bound no live
 // host ever passes g_x + bound and the property cannot fail; its Doc says
-// so.
-func EnvCompleteness(bound int, maxRounds uint64) checker.Property[*env.World] {
+// so. With isolation w > 0 only the crashes of hosts x such that every
+// other crashed host's last round is g_x + w or later are checked (a host
+// still alive when h passes g_x + bound crashes after round g_x + bound −
+// 1 ≥ g_x + w when bound > w).
+func EnvCompleteness(bound int, maxRounds uint64, isolation int) checker.Property[*env.World] {
 	doc := fmt.Sprintf("a host that crashed after its round g is declared by every live host before that host's round g+%d (§5.2 c: \"a fault is detected in a guaranteed delay\")", bound+1)
 	if maxRounds <= uint64(bound) {
 		doc += fmt.Sprintf("; vacuous here: runs of %d rounds ≤ the bound %d", maxRounds, bound)
@@ -129,6 +137,9 @@ func EnvCompleteness(bound int, maxRounds uint64) checker.Property[*env.World] {
 					continue
 				}
 				gx := w.Node(x).(*fd.Node).Round()
+				if !envIsolated(w, x, gx, isolation) {
+					continue
+				}
 				for h := range core.Rank(w.N()) {
 					if w.Crashed(h) {
 						continue
@@ -141,6 +152,20 @@ func EnvCompleteness(bound int, maxRounds uint64) checker.Property[*env.World] {
 			}
 			return nil
 		}}
+}
+
+// envIsolated reports whether every crashed host other than x ran rounds
+// up to g_x + w or later (always, for w ≤ 0).
+func envIsolated(w *env.World, x core.Rank, gx uint64, iso int) bool {
+	if iso <= 0 {
+		return true
+	}
+	for y := range core.Rank(w.N()) {
+		if y != x && w.Crashed(y) && w.Node(y).(*fd.Node).Round() < gx+uint64(iso) {
+			return false
+		}
+	}
+	return true
 }
 
 // EnvEventualCompleteness is strong completeness over lassos

@@ -34,6 +34,9 @@ func mutantInfos() []registry.MutantInfo {
 		fd.MutantCleanupGE:         "suspect when g − lastInc ≥ T_cleanup instead of >",
 		fd.MutantPingNeverAnswers:  "a host never answers PING (§5.3's consensus phase is void)",
 		fd.MutantNeverSuspect:      "the cleanup check never fires: no host is ever suspected (completeness fails)",
+		fd.MutantRROffsetRPlus1:    "RR (Eq. 3) offsets r+1 instead of r",
+		fd.MutantCleanupLate:       "the cleanup check runs one round late (suspects at lastInc + T_cleanup + 2)",
+		fd.MutantMergeSenderRound:  "merge records the heartbeat's own round (its value) as lastInc instead of the local round",
 	}
 	out := make([]registry.MutantInfo, 0, len(fd.Mutants))
 	for _, m := range fd.Mutants {
@@ -62,13 +65,13 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	routing := fs.String("routing", "fixed", "fixed (Eqs. 3–5 over all n) or live (over the hosts not declared)")
 	window := fs.Int("window", 0, "crashes happen before rounds 1…window; window 0 … 1000 (0: two cycles)")
 	horizon := fs.Int("horizon", 0, "rounds run, 0 … 1000 (0: window + T_cleanup + two cycles + 2)")
-	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash, 0 … 1000 (0: T_cleanup + two cycles + 1); with --timing bounded, in the observer's rounds after the crashed host's last round")
+	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash, 0 … 1000 (0: T_cleanup + W, W the rounds the crashed host's last heartbeat takes to reach every host, worst phase; see DetectBound); with --timing bounded, in the observer's rounds after the crashed host's last round (0: the same when Δ < T_gossip, else T_cleanup + two cycles + 1)")
 	seed := fs.Uint64("seed", 1, "random variant: seed of the partner plan")
 	timing := fs.String("timing", "rounds", "rounds (the synchronous round model, every crash choice) or bounded (checker/env bounded delay: every order of every tick's steps, delays in [1, Δ] ticks; needs --max-rounds)")
 	delta := fs.Int("delta", 1, fmt.Sprintf("with --timing bounded: message delay bound Δ in ticks, 1 … %d", MaxCheckDelta))
 	tgossip := fs.Uint64("t-gossip", 4, fmt.Sprintf("with --timing bounded: T_gossip in ticks, 1 … %d", MaxTicks))
 	pingTimeout := fs.Uint64("ping-timeout", 3, fmt.Sprintf("with --timing bounded: ping timeout in ticks, 1 … %d (> 2Δ, < T_gossip)", MaxTicks))
-	maxRounds := fs.Uint64("max-rounds", 8, fmt.Sprintf("with --timing bounded: gossip rounds each host runs, 1 … %d", MaxRounds))
+	maxRounds := fs.Uint64("max-rounds", 8, fmt.Sprintf("with --timing bounded: gossip rounds each host runs, 1 … %d (unset: the larger of 8 and completeness bound + cycle + 1, so a crash in every phase of the cycle is checked)", MaxRounds))
 	liveness := fs.Bool("liveness", false, "with --timing bounded: also check completeness-eventually over lassos, which reports the worst detection latency in ticks (the whole state graph is kept: no symmetry)")
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
 	forget := fs.Bool("forget-crashed", false, "with --timing bounded: replace a crashed host's state by what the properties read of it (round, suspicions, declarations): fewer states, the same verdicts (checker/env forget.go)")
@@ -131,12 +134,17 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		case "rounds":
 		case "bounded":
 			c.TGossip, c.PingTimeout, c.MaxRounds = *tgossip, *pingTimeout, *maxRounds
-			B := *bound
+			B, iso := *bound, 0
 			if B == 0 {
-				B = int(c.Cleanup) + 2*cyc + 1
+				if B, iso, err = EnvDetectBound(&c, *delta); err != nil {
+					return nil, err
+				}
 			}
-			params["detect-bound"] = strconv.Itoa(B)
-			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B, Liveness: *liveness, ForgetCrashed: *forget})
+			if !flagSet(fs, "max-rounds") {
+				c.MaxRounds = max(c.MaxRounds, uint64(DefaultMaxRounds(&c, B)))
+			}
+			params["detect-bound"], params["max-rounds"] = strconv.Itoa(B), strconv.FormatUint(c.MaxRounds, 10)
+			m, err := NewEnvModel(EnvParams{Node: c, Crashes: *crashes, Delta: *delta, DetectBound: B, Isolation: iso, Liveness: *liveness, ForgetCrashed: *forget})
 			if err != nil {
 				return nil, err
 			}
@@ -155,7 +163,9 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 			cc.CrashWindow = 2 * cyc
 		}
 		if cc.DetectBound == 0 {
-			cc.DetectBound = int(c.Cleanup) + 2*cyc + 1
+			if cc.DetectBound, cc.Isolation, err = DetectBound(&c); err != nil {
+				return nil, err
+			}
 		}
 		if cc.Horizon == 0 {
 			cc.Horizon = cc.CrashWindow + cc.DetectBound + 1

@@ -61,10 +61,12 @@ func TestRegisteredMutantsCaught(t *testing.T) {
 	}{
 		{[]string{"--variant", "brr", "--n", "4", "--crashes", "1", "--mutant", "brr-offset-2r"}, "no-false-suspicion", 5},
 		{[]string{"--variant", "dbrr", "--n", "4", "--crashes", "2", "--mutant", "dbrr-same-direction"}, "no-false-suspicion", 9},
-		{[]string{"--variant", "dbrr", "--n", "4", "--crashes", "2", "--mutant", "merge-last-received"}, "completeness", 18},
+		{[]string{"--variant", "dbrr", "--n", "4", "--crashes", "2", "--mutant", "merge-last-received"}, "suspicion-round", 9},
 		{[]string{"--variant", "dbrr", "--n", "4", "--crashes", "1", "--cleanup", "3", "--mutant", "cleanup-ge"}, "no-false-suspicion", 4},
 		{[]string{"--variant", "brr", "--n", "4", "--crashes", "2", "--cleanup", "4", "--mutant", "ping-never-answers"}, "accuracy", 7},
-		{[]string{"--variant", "dbrr", "--n", "4", "--crashes", "1", "--cleanup", "6", "--mutant", "never-suspect"}, "completeness", 16},
+		// Live routing has no suspicion-round (its routing follows the
+		// declarations), so completeness is the first catch there.
+		{[]string{"--variant", "dbrr", "--n", "4", "--crashes", "1", "--cleanup", "6", "--routing", "live", "--detect-bound", "15", "--mutant", "never-suspect"}, "completeness", 16},
 	} {
 		correct := build(t, c.args[:len(c.args)-2]...)
 		if v, _ := verdicts(correct, false); v[c.prop] != 0 {
