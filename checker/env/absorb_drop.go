@@ -129,7 +129,7 @@ func (m *Model) WithoutAbsorbed(w *World) (*World, error) {
 		return true
 	})
 	nw := &World{m: m, alt: w.alt, crashed: w.crashed, ncrash: w.ncrash, nfail: w.nfail,
-		spent: w.spent, clock: w.clock, now: w.now, depth: w.depth, actor: core.NoRank}
+		spent: w.spent, clock: w.clock, now: w.now, depth: w.depth, actor: core.NoRank, faults: w.faults}
 	m.commit(&t, nw)
 	nw.root = t.root
 	return nw, nil

@@ -13,9 +13,11 @@ import (
 //	Deliver  P receiver, Q sender, I index of the message among the distinct
 //	         messages in flight from Q to P in canonical (byte) order;
 //	         under FIFO only the queue head, I = 0.
-//	Lose     same operands as Deliver; enabled only with LossOnCrash and a
+//	Lose     same operands as Deliver; enabled with LossOnCrash for a
 //	         crashed sender (under FIFO only the head: losing a later message
-//	         first is indistinguishable to the receiver).
+//	         first is indistinguishable to the receiver), and with LossAny for
+//	         any message while Config.Losses lasts (under FIFO any entry of
+//	         the queue, I its position: lossdup.go).
 //	Crash    P crashes.
 //	Detect   P learns that Q is dead.
 //	Call     P makes its next call.
@@ -26,6 +28,14 @@ import (
 //	         that timer is armed at every live process (no operands).
 //	Tick     LockStepRounds: the next round begins: every timer armed for
 //	         it fires from now on (no operands).
+//	Recover  CrashRecovery: crashed P restarts from its stable storage
+//	         (core.Recoverable) and steps with core.Restart() (recovery.go).
+//	DetectRecover
+//	         P learns that Q, which it was told is dead, has restarted: P
+//	         steps with core.Recovered(Q).
+//	Duplicate
+//	         same operands as Lose under LossAny: one more copy of that
+//	         message is in flight, next to it (lossdup.go).
 const (
 	Deliver uint8 = iota + 1
 	Lose
@@ -35,10 +45,14 @@ const (
 	Fire
 	Clock
 	Tick
+	Recover
+	DetectRecover
+	Duplicate
 )
 
 // KindName names an action kind: "deliver", "lose", "crash", "detect",
-// "call", "fire", "clock", or "kind(k)" for an unknown one.
+// "call", "fire", "clock", "tick", "recover", "detect-recover",
+// "duplicate", or "kind(k)" for an unknown one.
 func KindName(k uint8) string {
 	switch k {
 	case Deliver:
@@ -57,6 +71,12 @@ func KindName(k uint8) string {
 		return "clock"
 	case Tick:
 		return "tick"
+	case Recover:
+		return "recover"
+	case DetectRecover:
+		return "detect-recover"
+	case Duplicate:
+		return "duplicate"
 	}
 	return fmt.Sprintf("kind(%d)", k)
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // Actions appends the actions enabled in s to buf, sorted by (Kind, P, Q, I):
-// every Deliver, then every Lose, Crash, Detect, Call, Fire, Clock and Tick.
+// every Deliver, then every Lose, Crash, Detect, Call, Fire, Clock, Tick,
+// Recover, DetectRecover and Duplicate.
 // Under BoundedDelay only messages whose window is open and timers due now
 // are enabled. Identical messages
 // (same sender, receiver and bytes) give one Deliver (and one Lose). O(N +
@@ -15,6 +16,12 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 	h := m.height
 	fifo := m.cfg.Network == FIFO
 	for _, kind := range []uint8{Deliver, Lose} {
+		if kind == Lose && m.cfg.Loss == LossAny {
+			if m.mayLose(s, core.NoRank) {
+				buf = m.appendAnyEntry(s, Lose, buf) // lossdup.go
+			}
+			continue
+		}
 		if kind == Lose && (m.cfg.Loss != LossOnCrash || s.ncrash == 0) {
 			continue
 		}
@@ -58,7 +65,7 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 	}
 	if s.ncrash > 0 && m.cfg.Detector == DetectorPerfect {
 		each(s.root, h, 0, func(i int, p *proc) bool {
-			if p.live && int(p.ndet) < s.ncrash {
+			if p.live && (int(p.ndet) < s.ncrash || m.cfg.Faults == CrashRecovery) { // CrashRecovery: p may have been told of restarted peers
 				s.crashed.Each(func(q core.Rank) {
 					if !p.detected.Has(q) {
 						buf = append(buf, checker.Action{Kind: Detect, P: int32(i), Q: int32(q)})
@@ -90,6 +97,10 @@ func (m *Model) Actions(s *World, buf []checker.Action) []checker.Action {
 	}
 	if m.tickDue(s) {
 		buf = append(buf, checker.Action{Kind: Tick})
+	}
+	buf = m.appendRecovers(s, buf) // recovery.go
+	if int(s.faults.duped) < m.cfg.Duplicates {
+		buf = m.appendAnyEntry(s, Duplicate, buf) // lossdup.go
 	}
 	return buf
 }

@@ -24,7 +24,7 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	t := newTx(s.root, m.height)
 	nw, blk := m.newWorld(&t)
 	*nw = World{m: m, blk: blk, alt: s.alt, crashed: s.crashed, ncrash: s.ncrash, nfail: s.nfail, spent: s.spent,
-		clock: s.clock, now: s.now, depth: s.depth + 1, last: a, actor: core.NoRank}
+		clock: s.clock, now: s.now, depth: s.depth + 1, last: a, actor: core.NoRank, faults: s.faults}
 	n := m.cfg.N
 	if a.Kind == Tick || a.Kind == Clock {
 		return m.applyGlobal(s, a, nw, &t)
@@ -32,6 +32,9 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 	p, q := core.Rank(a.P), core.Rank(a.Q)
 	if !p.Valid(n) {
 		return nil, notEnabled(a, fmt.Sprintf("rank P=%d out of range", a.P))
+	}
+	if a.Kind == Recover {
+		return m.applyRecover(s, a, nw, &t) // recovery.go
 	}
 	pp := t.get(int(p))
 	if !pp.live {
@@ -43,19 +46,26 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		if !q.Valid(n) {
 			return nil, notEnabled(a, fmt.Sprintf("rank Q=%d out of range", a.Q))
 		}
-		i, ok := findEntry(pp.inbox, m.cfg.Network, q, a.I)
+		i, ok := m.entryOf(pp.inbox, a)
 		if !ok {
 			return nil, notEnabled(a, fmt.Sprintf("no message %d in flight from %v to %v", a.I, q, p))
 		}
 		if !m.open(&pp.inbox[i]) {
 			return nil, notEnabled(a, fmt.Sprintf("message %d from %v to %v was sent this tick: its window opens at the next (deadline in %d ticks, Δ = %d)", a.I, q, p, pp.inbox[i].d, m.cfg.Delta))
 		}
-		if a.Kind == Lose && !(m.cfg.Loss == LossOnCrash && s.crashed.Has(q)) {
-			return nil, notEnabled(a, "messages are lost only with LossOnCrash from a crashed sender")
+		if a.Kind == Lose && !m.mayLose(s, q) {
+			return nil, notEnabled(a, "messages are lost only with LossOnCrash from a crashed sender, or with LossAny within its budget")
 		}
 		msg, key := pp.inbox[i].msg, pp.inbox[i].key
 		mp := t.mut(int(p))
-		mp.inbox = removeMsg(mp.inbox, i)
+		if a.Kind == Lose {
+			mp.inbox = loseMsg(mp.inbox, i, m.cfg.Network) // lossdup.go
+			if m.cfg.Loss == LossAny && faultMutant != FaultLoseFree {
+				nw.faults.lost++
+			}
+		} else {
+			mp.inbox = removeMsg(mp.inbox, i)
+		}
 		if a.Kind == Deliver {
 			err = m.run(nw, &t, a, p, core.Receive(q, msg), key)
 		}
@@ -87,6 +97,9 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 			nw.nfail++
 		} else {
 			nw.spent++
+		}
+		if m.cfg.Faults == CrashRecovery {
+			m.touchTold(s, &t, p) // recovery.go
 		}
 		if h := m.pl.host; m.cfg.Detector == DetectorLocal && h[p] != p && !s.crashed.Has(h[p]) {
 			t.mut(int(h[p])) // a Detect(host, p) is now pending
@@ -141,6 +154,10 @@ func (m *Model) Apply(s *World, a checker.Action) (*World, error) {
 		mp := t.mut(int(p))
 		mp.timers, mp.due = timers, due
 		err = m.run(nw, &t, a, p, core.Timer(uint64(a.I)), "")
+	case DetectRecover:
+		err = m.applyDetectRecover(s, a, nw, &t, pp) // recovery.go
+	case Duplicate:
+		err = m.applyDuplicate(s, a, nw, &t, pp) // lossdup.go
 	default:
 		return nil, notEnabled(a, "unknown kind")
 	}

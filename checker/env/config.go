@@ -19,11 +19,23 @@ type Config struct {
 	Crashes int
 	// Network is the channel discipline: Unordered (default) or FIFO.
 	Network Network
-	// Loss says which messages may be lost: LossNone (default) or
-	// LossOnCrash (messages in flight from a crashed sender).
+	// Loss says which messages may be lost: LossNone (default),
+	// LossOnCrash (messages in flight from a crashed sender) or LossAny
+	// (any message in flight, at most Losses times).
 	Loss Loss
-	// Faults is the failure model: CrashStop (default, the only one).
+	// Losses is LossAny's budget L ≥ 1: at most L Lose actions in a run
+	// (lossdup.go). It must be 0 under the other Loss modes.
+	Losses int
+	// Duplicates is the duplication budget D ≥ 0: at most D Duplicate
+	// actions in a run, each adding one copy of a message in flight
+	// (lossdup.go); 0, the default, duplicates nothing.
+	Duplicates int
+	// Faults is the failure model: CrashStop (default) or CrashRecovery.
 	Faults Faults
+	// Recoveries is CrashRecovery's budget R ≥ 0: at most R Recover
+	// actions in a run, each restarting a crashed process from its stable
+	// storage (recovery.go). It must be 0 under CrashStop.
+	Recoveries int
 	// Detector is the failure detector: DetectorPerfect (default, every
 	// crash reported by a Detect action), DetectorNone or DetectorLocal
 	// (a hosted rank's crash reported to its host only; needs Hosts).
@@ -145,11 +157,14 @@ func (c *Config) validate() error {
 	if c.Network != Unordered && c.Network != FIFO {
 		return bad("unknown Network %d", c.Network)
 	}
-	if c.Loss != LossNone && c.Loss != LossOnCrash {
+	if c.Loss != LossNone && c.Loss != LossOnCrash && c.Loss != LossAny {
 		return bad("unknown Loss %d", c.Loss)
 	}
-	if c.Faults != CrashStop {
+	if c.Faults != CrashStop && c.Faults != CrashRecovery {
 		return bad("unknown Faults %d", c.Faults)
+	}
+	if err := c.validateFaults(); err != nil {
+		return bad("%v", err)
 	}
 	if c.Detector != DetectorPerfect && c.Detector != DetectorNone && c.Detector != DetectorLocal {
 		return bad("unknown Detector %d", c.Detector)

@@ -114,6 +114,9 @@ func (m *Model) Decode(b []byte) (w *World, err error) {
 			}
 		}
 	}
+	if m.faulty() {
+		m.decodeFaults(d, &hdr) // faults.go
+	}
 	// Frame the processes first (cheap: counts and lengths), to learn
 	// the schedule alternative; then take each process from the cache or
 	// decode it.

@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"testing"
 
@@ -119,6 +120,7 @@ func codecConfigs() map[string]Config {
 	fbf := fb
 	fbf.Network = FIFO
 	out["flood-bounded-fifo"] = fbf
+	maps.Copy(out, faultCodecConfigs()) // lossdup_test.go
 	return out
 }
 
@@ -129,7 +131,7 @@ func codecConfigs() map[string]Config {
 // encodings (compared through
 // Model.Fingerprint and Encode).
 var worldCmp = []cmp.Option{
-	cmp.AllowUnexported(World{}, proc{}, tnode{}, entry{}, agg{}, toy{}, inst{}, ticker{}),
+	cmp.AllowUnexported(World{}, proc{}, tnode{}, entry{}, agg{}, toy{}, inst{}, ticker{}, faultState{}, disk{}, pipe{}),
 	cmpopts.IgnoreFields(World{}, "m", "blk", "depth", "last", "actor", "effects", "now"),
 	cmpopts.IgnoreFields(proc{}, "edit", "fp", "enc", "ns"),
 	cmpopts.IgnoreFields(tnode{}, "edit"),

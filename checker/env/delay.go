@@ -155,6 +155,12 @@ func (m *Model) weighDelay(p *proc, i int, crashed core.RankSet, nsched int) agg
 		a.due += k
 		a.det = 0
 	}
+	if m.cfg.Faults == CrashRecovery {
+		det, back := told(p, crashed) // recovery.go: DetectRecover actions are due at once
+		a.w += back
+		a.due += back
+		a.det = det
+	}
 	return a
 }
 

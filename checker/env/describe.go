@@ -19,16 +19,23 @@ func (m *Model) Describe(s *World, a checker.Action) string {
 	p, q := core.Rank(a.P), core.Rank(a.Q)
 	var head string
 	switch a.Kind {
-	case Deliver, Lose:
+	case Deliver, Lose, Duplicate:
 		msg := fmt.Sprintf("message %d", a.I)
 		if mm, ok := s.Message(a); ok {
 			msg = mm.String()
 		}
-		if a.Kind == Deliver {
+		switch a.Kind {
+		case Deliver:
 			head = fmt.Sprintf("%v receives %s from %v", p, msg, q)
-		} else {
+		case Lose:
 			head = fmt.Sprintf("the network loses %s from %v to %v", msg, q, p)
+		default:
+			head = fmt.Sprintf("the network duplicates %s from %v to %v", msg, q, p)
 		}
+	case Recover:
+		head = fmt.Sprintf("%v restarts from its stable storage", p)
+	case DetectRecover:
+		head = fmt.Sprintf("%v learns %v restarted", p, q)
 	case Crash:
 		head = fmt.Sprintf("%v crashes", p)
 	case Detect:

@@ -18,7 +18,8 @@ import (
 // instance, value) and its armed timers (count, ids ascending, each
 // followed under BoundedDelay by its deadline offset); the number of Clock
 // actions taken comes after the crashed set, followed with Config.Hosts by
-// the number of budget crashes spent (hosts.go). Under LockStepRounds each
+// the number of budget crashes spent (hosts.go), then the fault budgets
+// spent (faults.go). Under LockStepRounds each
 // process adds its timers armed for the next round (count, ids). The
 // BoundedDelay clock itself is never encoded (delay.go). Equal worlds give equal bytes; the order in which
 // messages were sent does not show under Unordered. Depth and the last step
@@ -56,6 +57,9 @@ func (m *Model) encodeProcs(b []byte, s *World, procs []*proc) []byte {
 	b = core.AppendUint(b, uint64(s.clock))
 	if m.pl.host != nil {
 		b = core.AppendUint(b, uint64(s.spent))
+	}
+	if m.faulty() {
+		b = m.appendFaults(b, s) // faults.go
 	}
 	enc := m.schedEnc[s.alt]
 	for i, p := range procs {
@@ -187,6 +191,9 @@ func (m *Model) Fingerprint(s *World) uint64 {
 	h = fpMix(h, uint64(s.ncrash))
 	if m.pl.host != nil {
 		h = fpMix(h, uint64(s.spent))
+	}
+	if m.faulty() {
+		h = m.mixFaults(h, s)
 	}
 	s.crashed.Each(func(r core.Rank) { h = fpMix(h, uint64(r)) })
 	if m.height == 0 { // one leaf: no walk

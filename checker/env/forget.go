@@ -205,7 +205,7 @@ func (m *Model) Forgotten(w *World) (*World, error) {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	nw := &World{m: m, alt: w.alt, crashed: w.crashed, ncrash: w.ncrash, nfail: w.nfail,
-		spent: w.spent, clock: w.clock, now: w.now, depth: w.depth, actor: core.NoRank}
+		spent: w.spent, clock: w.clock, now: w.now, depth: w.depth, actor: core.NoRank, faults: w.faults}
 	m.commit(&t, nw)
 	nw.root = t.root
 	return nw, nil

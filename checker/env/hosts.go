@@ -135,8 +135,9 @@ func (w *World) Spent() int { return w.spent }
 // worldWeighed reports whether a process's weight (agg) depends on the
 // world beyond its own bytes: on the crashed set under LossOnCrash (a
 // message from a crashed sender may be lost) and under DetectorLocal (a
-// host's pending detections of its hosted ranks). Decode's process cache
+// host's pending detections of its hosted ranks), and under CrashRecovery
+// (a process's pending DetectRecover actions). Decode's process cache
 // re-weighs a cached process in that case.
 func (m *Model) worldWeighed() bool {
-	return m.cfg.Loss == LossOnCrash || m.cfg.Detector == DetectorLocal
+	return m.cfg.Loss == LossOnCrash || m.cfg.Detector == DetectorLocal || m.cfg.Faults == CrashRecovery
 }

@@ -7,7 +7,8 @@ import (
 
 // Ignorable reports whether a, an action Actions lists, may still be
 // enabled in a quiescent world: a budget crash (Crash of a rank outside
-// Config.Fail). A crash within the budget is a fault the environment may
+// Config.Fail) or a restart (Recover, CrashRecovery). A crash or restart
+// within the budget is a fault the environment may
 // inject, never work a run owes, so a run may end with budget left; a Fail
 // rank must crash in every run, so its Crash is not ignorable. This is the
 // declaration Quiescent keeps: Quiescent(s) holds exactly when every
@@ -16,5 +17,5 @@ import (
 // envtest.Quiescence). A model that wraps Model and owes other actions
 // (a benchmark's kills) overrides it.
 func (m *Model) Ignorable(a checker.Action) bool {
-	return a.Kind == Crash && !m.fail.Has(core.Rank(a.P))
+	return a.Kind == Crash && !m.fail.Has(core.Rank(a.P)) || a.Kind == Recover
 }

@@ -8,8 +8,9 @@ var _ checker.Independence[*World] = (*Model)(nil)
 // checker.Options.POR). Two actions a and b, both enabled in s, are
 // independent exactly when
 //
-//   - each is a Deliver, Detect, Call, Fire or Crash action (Lose and Clock
-//     are dependent with everything), and they are not both Crash;
+//   - each is a Deliver, Detect, Call, Fire or Crash action (Lose, Clock,
+//     Tick, Recover, DetectRecover and Duplicate are dependent with
+//     everything: faults.go), and they are not both Crash;
 //   - their processes a.P and b.P differ;
 //   - neither is the delivery of a message sent by the other's process
 //     (Deliver(P, Q, ·) is dependent with every action of Q, Crash(Q)

@@ -74,6 +74,9 @@ func New(cfg Config) (*Model, error) {
 	if err := checkForget(&cfg, nodes); err != nil {
 		return nil, err
 	}
+	if err := checkRecoverable(&cfg, nodes); err != nil {
+		return nil, err
+	}
 	ns := make([]*nodeState, cfg.N)
 	for p, node := range nodes {
 		ns[p] = m.intern(core.Rank(p), node)
@@ -113,6 +116,15 @@ func New(cfg Config) (*Model, error) {
 	}
 	if cfg.Loss == LossOnCrash {
 		name.WriteString(" lose-on-crash")
+	}
+	if cfg.Loss == LossAny {
+		fmt.Fprintf(&name, " loss=%d", cfg.Losses)
+	}
+	if cfg.Duplicates > 0 {
+		fmt.Fprintf(&name, " dup=%d", cfg.Duplicates)
+	}
+	if cfg.Faults == CrashRecovery {
+		fmt.Fprintf(&name, " recoveries=%d", cfg.Recoveries)
 	}
 	if cfg.Blocking {
 		name.WriteString(" blocking")
@@ -183,7 +195,7 @@ func (m *Model) Init() []*World { return append([]*World(nil), m.init...) }
 func (m *Model) Properties() []checker.Property[*World] { return m.cfg.Properties }
 
 // Quiescent reports whether the run may end in s: nothing but budget
-// crashes is enabled (no message in flight to a live process, no pending
+// crashes and restarts (Recover) is enabled (no message in flight to a live process, no pending
 // detector notification, no call a live process can make, no armed timer
 // of a live process, no Config.Wakeups entry left; under BoundedDelay no
 // message in flight at all, open or not) and every Fail rank has

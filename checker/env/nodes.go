@@ -83,7 +83,7 @@ func stepKey(b []byte, ns *nodeState, ev core.Event, evKey string) []byte {
 	switch ev.Kind {
 	case core.EvReceive:
 		b = core.AppendUint(b, uint64(ev.From))
-	case core.EvSuspect:
+	case core.EvSuspect, core.EvRecovered:
 		b = core.AppendUint(b, uint64(ev.Peer))
 	case core.EvTimer:
 		b = core.AppendUint(b, ev.Timer)

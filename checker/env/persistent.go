@@ -219,8 +219,8 @@ func (m *Model) Persistent(s *World, enabled []checker.Action, buf []checker.Act
 	// so S always takes in every process with an enabled action.
 	// Config.Hosts: a host's crash takes its hosted ranks with it, which the
 	// crash rule below does not follow; such models are not reduced.
-	if m.reads&readsBlock != 0 || len(enabled) < 2 || m.cfg.MaySend == nil || m.pl.host != nil {
-		return buf
+	if m.reads&readsBlock != 0 || len(enabled) < 2 || m.cfg.MaySend == nil || m.pl.host != nil || m.faulty() {
+		return buf // m.faulty(): not argued for restarts, budgeted losses and duplicates (faults.go)
 	}
 	n := m.cfg.N
 	slab := make([]bool, 8*n) // one allocation for the per-process flags

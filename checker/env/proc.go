@@ -113,6 +113,10 @@ func (m *Model) weigh(p *proc, i int, crashed core.RankSet, nsched int) agg {
 	if m.cfg.Detector == DetectorLocal {
 		return agg{w: w + m.localPending(p, i, crashed), live: 1, pend: int64(len(p.next))}
 	}
+	if m.cfg.Faults == CrashRecovery {
+		det, back := told(p, crashed) // recovery.go
+		return agg{w: w + back, live: 1, det: det, pend: int64(len(p.next))}
+	}
 	return agg{w: w, live: 1, det: int64(p.ndet), pend: int64(len(p.next))}
 }
 

@@ -27,7 +27,12 @@ var _ checker.Sampler[*World] = (*Model)(nil)
 //
 // It reports false exactly when s is quiescent (Model.Quiescent): the walk
 // is over, even if budget crashes are still enabled. buf is scratch space.
+// With a fault budget (CrashRecovery, LossAny, Duplicates) it lists the
+// enabled actions instead (sampleFaulty).
 func (m *Model) Sample(s *World, r *rand.Rand, buf []checker.Action) (checker.Action, bool) {
+	if m.faulty() {
+		return m.sampleFaulty(s, r, buf) // faults.go
+	}
 	c := m.detc(s)
 	work := s.root.sum.work(c)
 	if failLeft := len(m.cfg.Fail) - s.nfail; failLeft > 0 {

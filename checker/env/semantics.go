@@ -10,15 +10,15 @@ import (
 // are one explicit enum rather than a set of switches):
 //
 //	Network   Unordered | FIFO                        channel discipline
-//	Loss      LossNone | LossOnCrash                   which messages may vanish
-//	Faults    CrashStop                                how processes fail
+//	Loss      LossNone | LossOnCrash | LossAny         which messages may vanish
+//	Faults    CrashStop | CrashRecovery                how processes fail
 //	Detector  DetectorPerfect | DetectorNone | DetectorLocal   what crashes are reported
 //	Timing    Asynchronous | LockStepRounds | BoundedDelay   how timers relate to deliveries
 //
-// Later protocols add modes to these enums rather than new switches:
-// message loss and duplication (Loss, Network), crash-recovery with stable
-// storage (Faults). They are not implemented yet; validate rejects any
-// value not listed here.
+// Later protocols add modes to these enums rather than new switches;
+// validate rejects any value not listed here. Budgets are numbers beside
+// them: Config.Losses (LossAny), Config.Recoveries (CrashRecovery) and
+// Config.Duplicates (duplication, in any mode: recovery.go, lossdup.go).
 
 // Network is the channel discipline.
 type Network uint8
@@ -42,15 +42,21 @@ const (
 	// LossOnCrash: the messages in flight from a crashed sender may be lost,
 	// each loss its own Lose action.
 	LossOnCrash
+	// LossAny: any message in flight may be lost, each loss its own Lose
+	// action, at most Config.Losses times in a run (lossdup.go).
+	LossAny
 )
 
 // Faults is the failure model of the processes.
 type Faults uint8
 
 const (
-	// CrashStop: a crashed process takes no further step. The default and
-	// the only mode so far.
+	// CrashStop: a crashed process takes no further step. The default.
 	CrashStop Faults = iota
+	// CrashRecovery: a crashed process may restart from its stable storage
+	// (core.Recoverable), each restart its own Recover action, at most
+	// Config.Recoveries times in a run (recovery.go).
+	CrashRecovery
 )
 
 // Detector is the failure detector the processes consult.
@@ -101,8 +107,8 @@ const (
 
 var (
 	networkNames  = []string{Unordered: "unordered", FIFO: "fifo"}
-	lossNames     = []string{LossNone: "none", LossOnCrash: "on-crash"}
-	faultsNames   = []string{CrashStop: "crash-stop"}
+	lossNames     = []string{LossNone: "none", LossOnCrash: "on-crash", LossAny: "any"}
+	faultsNames   = []string{CrashStop: "crash-stop", CrashRecovery: "crash-recovery"}
 	detectorNames = []string{DetectorPerfect: "perfect", DetectorNone: "none", DetectorLocal: "local"}
 	timingNames   = []string{Asynchronous: "async", LockStepRounds: "rounds", BoundedDelay: "bounded"}
 )
@@ -126,10 +132,10 @@ func parse[T ~uint8](names []string, kind, s string) (T, error) {
 // String is "unordered" or "fifo".
 func (n Network) String() string { return name(networkNames, "network", uint8(n)) }
 
-// String is "none" or "on-crash".
+// String is "none", "on-crash" or "any".
 func (l Loss) String() string { return name(lossNames, "loss", uint8(l)) }
 
-// String is "crash-stop".
+// String is "crash-stop" or "crash-recovery".
 func (f Faults) String() string { return name(faultsNames, "faults", uint8(f)) }
 
 // String is "perfect", "none" or "local".
@@ -142,11 +148,12 @@ func (t Timing) String() string { return name(timingNames, "timing", uint8(t)) }
 // other string is an error wrapping ErrConfig.
 func ParseNetwork(s string) (Network, error) { return parse[Network](networkNames, "network", s) }
 
-// ParseLoss parses a Loss.String() value ("none", "on-crash"); any other
+// ParseLoss parses a Loss.String() value ("none", "on-crash", "any"); any other
 // string is an error wrapping ErrConfig.
 func ParseLoss(s string) (Loss, error) { return parse[Loss](lossNames, "loss", s) }
 
-// ParseFaults parses a Faults.String() value ("crash-stop"); any other
+// ParseFaults parses a Faults.String() value ("crash-stop",
+// "crash-recovery"); any other
 // string is an error wrapping ErrConfig.
 func ParseFaults(s string) (Faults, error) { return parse[Faults](faultsNames, "faults", s) }
 

@@ -28,6 +28,8 @@ type World struct {
 	last    checker.Action
 	actor   core.Rank
 	effects []core.Effect
+
+	faults faultState // restarts, losses and duplicates spent (recovery.go, lossdup.go)
 }
 
 // Envelope is one message in flight.
@@ -103,8 +105,9 @@ func (w *World) Detected(p, q core.Rank) bool { return w.proc(p).detected.Has(q)
 func (w *World) History(p core.Rank) []Record { return slices.Clip(w.proc(p).hist) }
 
 // LastActor is the process that took the last step: the receiver of a
-// Deliver, the process of a Crash, Detect or Call; NoRank for a Lose and in
-// an initial state.
+// Deliver, the process of a Crash, Detect or Call (of a Recover, the
+// restarted process); NoRank for a Lose or Duplicate and in an initial
+// state.
 func (w *World) LastActor() core.Rank { return w.actor }
 
 // LastAction is the action that produced w (the zero Action in an initial
@@ -138,16 +141,16 @@ func (w *World) String() string {
 	return fmt.Sprintf("depth=%d crashed=%v in-flight=%d", w.depth, w.crashed, msgs)
 }
 
-// Message returns the message a Deliver or Lose action a takes from w (the
+// Message returns the message a Deliver, Lose or Duplicate action a names in w (the
 // a.I-th message from a.Q in a.P's inbox), and false when a is not such an
 // action enabled in w.
 func (w *World) Message(a checker.Action) (core.Message, bool) {
 	p, q := core.Rank(a.P), core.Rank(a.Q)
-	if a.Kind != Deliver && a.Kind != Lose || !p.Valid(w.m.cfg.N) || !q.Valid(w.m.cfg.N) {
+	if a.Kind != Deliver && a.Kind != Lose && a.Kind != Duplicate || !p.Valid(w.m.cfg.N) || !q.Valid(w.m.cfg.N) {
 		return nil, false
 	}
 	in := w.proc(p).inbox
-	i, ok := findEntry(in, w.m.cfg.Network, q, a.I)
+	i, ok := w.m.entryOf(in, a)
 	if !ok {
 		return nil, false
 	}
