@@ -46,6 +46,10 @@ type checkSummary struct {
 	// the longest a run waits for it (steps, and time: ticks under the
 	// bounded-delay timing).
 	Bounds []checker.Bound `json:"bounds,omitempty"`
+	// ResumedSeconds, after --resume, is the part of Seconds spent by the
+	// earlier runs up to the checkpoint (Seconds and GeneratedPerS are
+	// cumulative over every run of the search).
+	ResumedSeconds float64 `json:"resumed_seconds,omitempty"`
 	// Mutants are the rows of --mutants.
 	Mutants []mutantRow `json:"mutants,omitempty"`
 }
@@ -130,7 +134,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		fs.BoolVar(&symmetry, "symmetry", false, "symmetry reduction by the model's canonical representative (models that have one, e.g. twophase; refused on the others)")
 		fs.BoolVar(&lassos, "lassos", false, "with --dfs: report cycles of non-quiescent states (livelocks) as lassos")
 		fs.BoolVar(&shrink, "shrink", false, "shrink counterexamples by delta debugging (useful with --dfs)")
-		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false, exit 3) when the Go heap reaches this many MiB (0: the machine's memory (cgroup limit or physical) minus a margin; -1: no bound)")
+		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false, exit 3) when the Go heap or the resident set reaches this many MiB (0: the memory available at start — the smallest of the process's cgroup limits less what others use in them, and MemAvailable plus this process's resident set — minus a margin; -1: no bound)")
 		fs.BoolVar(&por, "por", false, "partial-order reduction: sleep sets in BFS (fewer transitions, the same states), persistent sets with --dfs (fewer states, for models that have them); the same verdicts; counterexamples may be longer than the shortest")
 	})
 	if err != nil {
@@ -198,7 +202,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		MaxDepth: res.Depth, Complete: res.Complete, Seconds: res.Seconds, Stop: string(res.Stop),
 		Workers: res.Workers, BytesPerState: res.BytesPerState(), CollisionProb: res.CollisionProb,
 		Violations: []registry.ViolationRef{}, PropertiesUsed: used,
-		POR: res.POR, Slept: res.Slept, Reexpanded: res.Reexpanded, PORNote: res.PORNote, Bounds: res.Bounds}
+		POR: res.POR, Slept: res.Slept, Reexpanded: res.Reexpanded, PORNote: res.PORNote, Bounds: res.Bounds,
+		ResumedSeconds: res.ResumedSeconds}
 	if res.Seconds > 0 {
 		sum.GeneratedPerS = float64(res.Transitions) / res.Seconds
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -198,5 +199,13 @@ func TestCheckpointCLI(t *testing.T) {
 	code, out, errs := ftcheck(t, append(append([]string{}, era...), "--resume", dir, "--workers", "1", "--quiet")...)
 	if code != 0 || !strings.Contains(out, "resumed: true (seconds and generated/s are cumulative") || !strings.Contains(out, "complete=true") {
 		t.Fatalf("resume with --workers 1: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = ftcheck(t, append(append([]string{}, era...), "--resume", dir, "--json", "--quiet")...)
+	var sum struct {
+		Seconds        float64  `json:"seconds"`
+		ResumedSeconds *float64 `json:"resumed_seconds"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); code != 0 || err != nil || sum.ResumedSeconds == nil || *sum.ResumedSeconds <= 0 || sum.Seconds < *sum.ResumedSeconds {
+		t.Fatalf("resume --json: exit %d, %v, stdout %q, stderr %q; want resumed_seconds > 0 and within seconds", code, err, out, errs)
 	}
 }
