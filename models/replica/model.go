@@ -102,9 +102,28 @@ func NewModel(p Params) (*Model, error) {
 		MaySend:    maySend(layout, progs, p.Crashes),
 
 		ForgetCrashed: p.ForgetCrashed,
+		Codec:         codec(cfg),
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &Model{Model: m, Config: cfg, Ref: ref}, nil
+}
+
+// codec is the replica's decoders (nodes of cfg, DATA and COMMIT, delivered
+// and output values) as env.Codec hooks, so that BFS keeps the model's
+// frontier as encodings (checker.Codec) and --spill can write it out.
+func codec(cfg sm.Config) env.Codec {
+	procs := cfg.Layout.Procs()
+	return env.Codec{
+		Node: func(b []byte, r core.Rank, _ int) (core.Machine, error) {
+			n, err := sm.DecodeNode(b, r, cfg)
+			if err != nil {
+				return nil, err
+			}
+			return n, nil
+		},
+		Message: func(b []byte) (core.Message, error) { return sm.DecodeMessage(b, procs) },
+		Value:   func(b []byte) (core.Value, error) { return DecodeValue(b, procs) },
+	}
 }

@@ -51,6 +51,10 @@ var mutantCases = []struct {
 	// The tag-1 message, sent second, is delivered first (its MID is
 	// smaller): 2 − 1 instead of MPI's 1 − 2.
 	{string(sm.MutantAnyTagMIDOrder), Params{Program: "any-tag-diff", Procs: 2, Degree: 2, Network: env.FIFO}, Equivalence, 6},
+	// P0's replica backs up the task for P2 over the one for P1 (one key
+	// without the destination); the master crashes before its DATA to P1
+	// and the new master never sends it.
+	{string(sm.MutantMIDOrderIgnoresDst), Params{Program: "master-worker", Procs: 3, Degrees: []int{2, 1, 1}, Network: env.FIFO, Crashes: 1}, Validity, 9},
 }
 
 // TestMutantsCaught: each mutant violates its property with a shortest

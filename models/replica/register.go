@@ -126,6 +126,7 @@ func replicaMutants() []registry.MutantInfo {
 		sm.MutantLiteralReception:     "§4.2 literally: history at delivery and smallest queued MID extracted (both duplicate filters off)",
 		sm.MutantRecvIgnoresSource:    "a Recv with an explicit source matches any source",
 		sm.MutantAnyTagMIDOrder:       "Recv(src, ANY_TAG) takes the smallest MID, not the earliest message src sent (MPI non-overtaking broken)",
+		sm.MutantMIDOrderIgnoresDst:   "the MID order of the backup, log and history ignores the destination (two sends' MIDs collide)",
 	}
 	out := make([]registry.MutantInfo, 0, len(sm.Mutants))
 	for _, m := range sm.Mutants {

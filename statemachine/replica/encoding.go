@@ -47,13 +47,15 @@ func appendEntries(b []byte, s []entry) []byte {
 	return b
 }
 
-func decodeEntries(d *core.Decoder, procs int, sorted bool) []entry {
+// decodeEntries reads a table of entries; with an order, one sorted in it
+// (the backup).
+func decodeEntries(d *core.Decoder, procs int, order midOrder) []entry {
 	n := d.Len(d.Remaining())
 	var s []entry
 	for i := 0; i < n && d.Err() == nil; i++ {
 		e := entry{MID: decodeMID(d, procs)}
 		e.Payload = d.Int()
-		if sorted && i > 0 && s[i-1].MID.Compare(e.MID) >= 0 {
+		if order != nil && i > 0 && !ascending(s[i-1].MID, e.MID, order) {
 			d.Fail("backup not strictly ascending by MID")
 		}
 		s = append(s, e)
@@ -104,10 +106,10 @@ func DecodeNode(b []byte, self core.Rank, cfg Config) (*Node, error) {
 	if n.dead.Has(self) {
 		d.Fail("%v dead in its own view", self)
 	}
-	n.backup = decodeEntries(d, procs, true)
-	n.log = decodeMIDSet(d, procs)
-	n.history = decodeMIDSet(d, procs)
-	n.queue = decodeEntries(d, procs, false)
+	n.backup = decodeEntries(d, procs, n.h.compare)
+	n.log = decodeMIDSet(d, procs, n.h.compare)
+	n.history = decodeMIDSet(d, procs, n.h.compare)
+	n.queue = decodeEntries(d, procs, nil)
 	k := d.Len(d.Remaining())
 	for i := 0; i < k && d.Err() == nil; i++ {
 		to := d.Rank(N)

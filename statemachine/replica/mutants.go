@@ -71,6 +71,15 @@ const (
 	// MPI's non-overtaking rule is broken even without replication
 	// (any-tag-diff outputs 2 − 1 instead of 1 − 2). Breaks equivalence.
 	MutantAnyTagMIDOrder = mutant.Name("any-tag-mid-order")
+	// MutantMIDOrderIgnoresDst: the replica's MID order (its backup, log
+	// and history tables, and the smallest-MID choice of a Recv) compares
+	// (comm, src, tag, time), not the destination. Two sends of one
+	// source with the same tag and time to different destinations (each
+	// channel's first message, say) are then one key: a replica backing
+	// up the second overwrites the first, a COMMIT of one removes the
+	// backup entry of the other, and a log lookup may miss. After a master
+	// failover a destination's message is never re-sent. Breaks validity.
+	MutantMIDOrderIgnoresDst = mutant.Name("mid-order-ignores-dst")
 )
 
 // Mutants lists every mutant of this package.
@@ -88,6 +97,7 @@ var Mutants = []mutant.Name{
 	MutantLiteralReception,
 	MutantRecvIgnoresSource,
 	MutantAnyTagMIDOrder,
+	MutantMIDOrderIgnoresDst,
 }
 
 // hooks are the points where a mutant differs from the protocol.
@@ -115,6 +125,9 @@ type hooks struct {
 	// matches reports whether queued message e matches instruction in =
 	// Recv(src, tag).
 	matches func(in Instr, e entry) bool
+	// compare is the MID order of n's tables and of the smallest-MID
+	// choice.
+	compare midOrder
 }
 
 func correct() hooks {
@@ -122,12 +135,13 @@ func correct() hooks {
 		midTime:          func(n *Node, dst, tag int32) uint64 { return n.sendSeq.get(dst, tag) },
 		sends:            func(n *Node) bool { return n.master(n.lp) == n.self },
 		order:            func(data, commits []pending) []pending { return append(data, commits...) },
-		duplicate:        func(n *Node, m MID) bool { return n.history.has(m) },
+		duplicate:        func(n *Node, m MID) bool { return n.history.has(m, n.h.compare) },
 		historyAtArrival: true,
 		pick:             nextInSequence,
 		takeOver:         func(n *Node) { n.resendBackup(); n.recommitLog() },
 		resendMID:        func(_ *Node, m MID) MID { return m },
 		matches:          matchesRecv,
+		compare:          MID.Compare,
 	}
 }
 
@@ -142,7 +156,7 @@ func matchesRecv(in Instr, e entry) bool {
 // ANY_TAG receive, the earliest message of their source still pending
 // (nonOvertaking).
 func nextInSequence(n *Node, in Instr, match func(entry) bool) int {
-	return smallestMID(n.queue, func(e entry) bool {
+	return smallestMID(n.queue, n.h.compare, func(e entry) bool {
 		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag) && (in.Tag != Any || n.nonOvertaking(e.MID))
 	})
 }
@@ -151,16 +165,17 @@ func nextInSequence(n *Node, in Instr, match func(entry) bool) int {
 // those that match and are the next of their channel, whatever was sent
 // before them on other tags (MutantAnyTagMIDOrder).
 func channelHeads(n *Node, _ Instr, match func(entry) bool) int {
-	return smallestMID(n.queue, func(e entry) bool {
+	return smallestMID(n.queue, n.h.compare, func(e entry) bool {
 		return match(e) && e.MID.Tick == n.recvSeq.get(e.MID.Src, e.MID.Tag)
 	})
 }
 
-// smallestMID is the index of the matching queued message of smallest MID.
-func smallestMID(queue []entry, match func(entry) bool) int {
+// smallestMID is the index of the matching queued message of smallest MID
+// in order.
+func smallestMID(queue []entry, order midOrder, match func(entry) bool) int {
 	best := -1
 	for i, e := range queue {
-		if match(e) && (best < 0 || e.MID.Compare(queue[best].MID) < 0) {
+		if match(e) && (best < 0 || order(e.MID, queue[best].MID) < 0) {
 			best = i
 		}
 	}
@@ -193,7 +208,7 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 		h.midTime = func(*Node, int32, int32) uint64 { return 0 }
 	case MutantReplicaClock:
 		h.midTime = func(n *Node, _, _ int32) uint64 { return n.tick }
-		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, match) }
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, n.h.compare, match) }
 	case MutantHistoryAtDelivery:
 		h.historyAtArrival = false
 	case MutantNoLogRecommit:
@@ -202,11 +217,13 @@ func hooksFor(m mutant.Name) (*hooks, error) {
 		h.resendMID = func(n *Node, m MID) MID { m.Comm = uint32(n.idx); return m }
 	case MutantLiteralReception:
 		h.historyAtArrival = false
-		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, match) }
+		h.pick = func(n *Node, _ Instr, match func(entry) bool) int { return smallestMID(n.queue, n.h.compare, match) }
 	case MutantRecvIgnoresSource:
 		h.matches = func(in Instr, e entry) bool { return in.Tag == Any || int(e.MID.Tag) == in.Tag }
 	case MutantAnyTagMIDOrder:
 		h.pick = channelHeads
+	case MutantMIDOrderIgnoresDst:
+		h.compare = func(a, b MID) int { a.Dst, b.Dst = 0, 0; return a.Compare(b) }
 	default:
 		return nil, fmt.Errorf("replica: unknown mutant %q", m)
 	}

@@ -87,7 +87,7 @@ func TestSendingAgreementMasterAhead(t *testing.T) {
 	}
 	c.deliver(rA, rB)
 	c.start(rB)
-	if !c.node(rB).log.has(m9) || len(c.node(rB).backup) != 0 || c.node(rB).armed {
+	if !c.node(rB).log.has(m9, MID.Compare) || len(c.node(rB).backup) != 0 || c.node(rB).armed {
 		t.Fatalf("B after commit then send: %v", c.node(rB))
 	}
 	c.start(rC)
@@ -113,7 +113,7 @@ func TestSendingAgreementReplicaAhead(t *testing.T) {
 	}
 	c.start(rA)
 	c.drain()
-	if len(c.node(rB).backup) != 0 || !c.node(rB).log.has(m9) {
+	if len(c.node(rB).backup) != 0 || !c.node(rB).log.has(m9, MID.Compare) {
 		t.Fatalf("B after commit: %v", c.node(rB))
 	}
 }

@@ -44,10 +44,10 @@ func (n *Node) sendStep(in Instr) {
 		n.outbox = append(slices.Clip(n.outbox), n.transmit(entry{MID: mid, Payload: n.acc})...)
 		return
 	}
-	if n.log.has(mid) {
+	if n.log.has(mid, n.h.compare) {
 		return
 	}
-	n.backup = insertEntry(n.backup, entry{MID: mid, Payload: n.acc})
+	n.backup = insertEntry(n.backup, entry{MID: mid, Payload: n.acc}, n.h.compare)
 }
 
 // transmit is the master's messages for one send: DATA to each live replica
@@ -71,8 +71,8 @@ func (n *Node) transmit(e entry) []pending {
 // message identifier in its log and if the message has been stored, it
 // removes it from the backup table."
 func (n *Node) recvCommit(m Commit) {
-	n.log = n.log.add(m.MID)
-	n.backup = removeEntry(n.backup, m.MID)
+	n.log = n.log.add(m.MID, n.h.compare)
+	n.backup = removeEntry(n.backup, m.MID, n.h.compare)
 }
 
 // recvData is the reception agreement protocol (§4.2): "When a message
@@ -92,7 +92,7 @@ func (n *Node) recvData(m Data) {
 		return
 	}
 	if n.h.historyAtArrival {
-		n.history = n.history.add(m.MID)
+		n.history = n.history.add(m.MID, n.h.compare)
 	}
 	n.queue = append(slices.Clip(n.queue), entry(m))
 }
@@ -120,7 +120,7 @@ func (n *Node) recvStep(in Instr, out []core.Effect) ([]core.Effect, bool) {
 	e := n.queue[i]
 	n.queue = slices.Delete(slices.Clone(n.queue), i, i+1)
 	if !n.h.historyAtArrival {
-		n.history = n.history.add(e.MID)
+		n.history = n.history.add(e.MID, n.h.compare)
 	}
 	n.acc = in.Fn.Apply(n.acc, e.Payload)
 	n.tick++
@@ -239,10 +239,10 @@ func (n *Node) recommitLog() {
 	}
 }
 
-// insertEntry returns entries (sorted by MID) with e, replacing an entry of
-// the same MID.
-func insertEntry(s []entry, e entry) []entry {
-	i, found := slices.BinarySearchFunc(s, e.MID, func(x entry, m MID) int { return x.MID.Compare(m) })
+// insertEntry returns entries (sorted by MID in order) with e, replacing an
+// entry of an equal MID.
+func insertEntry(s []entry, e entry, order midOrder) []entry {
+	i, found := slices.BinarySearchFunc(s, e.MID, func(x entry, m MID) int { return order(x.MID, m) })
 	out := slices.Clone(s)
 	if found {
 		out[i] = e
@@ -251,9 +251,10 @@ func insertEntry(s []entry, e entry) []entry {
 	return slices.Insert(out, i, e)
 }
 
-// removeEntry returns entries without the one of MID m.
-func removeEntry(s []entry, m MID) []entry {
-	i, found := slices.BinarySearchFunc(s, m, func(x entry, m MID) int { return x.MID.Compare(m) })
+// removeEntry returns entries (sorted by MID in order) without the one of a
+// MID equal to m.
+func removeEntry(s []entry, m MID, order midOrder) []entry {
+	i, found := slices.BinarySearchFunc(s, m, func(x entry, m MID) int { return order(x.MID, m) })
 	if !found {
 		return s
 	}
