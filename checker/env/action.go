@@ -106,7 +106,7 @@ func (e *StepError) Error() string {
 func (e *StepError) Unwrap() error { return e.Err }
 
 func notEnabled(a checker.Action, why string) error {
-	return fmt.Errorf("%w: %s %v: %s", ErrNotEnabled, KindName(a.Kind), a, why)
+	return fmt.Errorf("%w: %s p=%d q=%d i=%d: %s", ErrNotEnabled, KindName(a.Kind), a.P, a.Q, a.I, why)
 }
 
 // KindName names an action kind of the model's actions (checker.KindNamer:
