@@ -150,8 +150,8 @@ func TestGossipfdTraceParams(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
-	for _, w := range []string{"model: gossipfd variant=brr n=4 crashes=2 cleanup=4 ping=false window=4 horizon=14",
-		" cleanup=4 ", " detect-bound=9 ", " horizon=14 ", " window=4"} {
+	for _, w := range []string{"model: gossipfd variant=brr n=4 crashes=2 cleanup=4 ping=false window=4 horizon=12",
+		" cleanup=4 ", " detect-bound=7 ", " horizon=12 ", " window=4"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
