@@ -9,7 +9,7 @@ import (
 )
 
 // AppendBinary appends the canonical encoding of the state: the stable
-// part (promised ballot, votes, log), then the volatile one (suspected
+// part (promised ballot, votes, log, ballot tried), then the volatile one (suspected
 // set, coordinator view, highest ballot seen, pending proposals, learner
 // tallies, whether the timer is armed, and the coordinator's state when it
 // coordinates). The rank and the Config are not encoded: DecodeNode takes
@@ -18,6 +18,7 @@ func (n *Node) AppendBinary(b []byte) []byte {
 	b = core.AppendUint(b, uint64(n.promised))
 	b = appendVotes(b, n.accepted)
 	b = appendCommands(b, n.log)
+	b = core.AppendUint(b, uint64(n.tried))
 	b = n.suspected.AppendBinary(b)
 	b = core.AppendInt(b, int64(n.leader))
 	b = core.AppendUint(b, uint64(n.maxSeen))
@@ -80,6 +81,10 @@ func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
 	}
 	if !n.r.learner && len(n.log) > 0 {
 		d.Fail("a log at a process that is not a learner")
+	}
+	n.tried = Ballot(d.Uint())
+	if n.tried != 0 && (!n.r.proposer || c.Owner(n.tried) != p) {
+		d.Fail("ballot %d tried by %v, not its own", n.tried, p)
 	}
 	n.suspected = core.DecodeRankSet(d, N)
 	if n.suspected.Has(p) {

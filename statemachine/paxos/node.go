@@ -19,6 +19,7 @@ type Node struct {
 	promised Ballot    // acceptor: the highest ballot promised
 	accepted []Vote    // acceptor: its vote per instance, ascending Inst
 	log      []Command // learner: the decisions delivered, instance i at log[i]
+	tried    Ballot    // proposer: the highest ballot it has tried
 
 	// Volatile.
 	suspected core.RankSet // ranks the detector reported dead
@@ -93,7 +94,9 @@ func fresh(p core.Rank, c *Config) *Node {
 
 // Step applies one event: a call (core.Call of a Propose or a Lead), a
 // message (core.Receive of any message of this package), a failure report
-// (core.Suspect) or the retransmission timer (core.Timer(TimerRetransmit)).
+// (core.Suspect) or its withdrawal (core.Recovered), the retransmission
+// timer (core.Timer(TimerRetransmit)), or the first step after Recover
+// (core.Restart).
 // It then arms the timer if something waits for an answer. Impossible events
 // (a call or message for a role the node does not hold, a rank out of
 // range, a message whose sender cannot have sent it, a proposal already
@@ -117,6 +120,10 @@ func (n *Node) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 	case core.EvTimer:
 		n.armed = false
 		out = n.retransmit(out)
+	case core.EvRestart:
+		out = n.restart(out)
+	case core.EvRecovered:
+		n.suspected.Remove(ev.Peer)
 	}
 	if !n.armed && n.waiting() {
 		n.armed = true
@@ -175,10 +182,12 @@ func (n *Node) check(ev core.Event) error {
 			return fmt.Errorf("paxos: %v: message from %v (N=%d)", n.self, ev.From, n.cfg.N)
 		}
 		return n.checkMessage(ev.From, ev.Msg)
-	case core.EvSuspect:
+	case core.EvSuspect, core.EvRecovered:
 		if !ev.Peer.Valid(n.cfg.N) || ev.Peer == n.self {
 			return fmt.Errorf("paxos: %v: cannot suspect %v (N=%d)", n.self, ev.Peer, n.cfg.N)
 		}
+		return nil
+	case core.EvRestart:
 		return nil
 	case core.EvTimer:
 		if ev.Timer != TimerRetransmit {

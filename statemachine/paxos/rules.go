@@ -59,11 +59,18 @@ func (n *Node) lead(out []core.Effect) []core.Effect {
 // pending proposals.
 func (n *Node) carry() []Command {
 	cs := slices.Clone(n.pending)
+	add := func(v Command) {
+		if !v.IsNoop() && !slices.Contains(cs, v) {
+			cs = append(cs, v)
+		}
+	}
 	if c := n.coord; c != nil {
-		cs = append(cs, c.queue...)
+		for _, v := range c.queue {
+			add(v)
+		}
 		for _, s := range c.slots {
-			if !s.chosen && !s.v.IsNoop() {
-				cs = append(cs, s.v)
+			if !s.chosen {
+				add(s.v)
 			}
 		}
 	}
@@ -77,20 +84,18 @@ func (n *Node) carry() []Command {
 //
 // Ambiguity: the thesis's "número único de rodada" is ballot round·P + k +
 // 1 for the k-th proposer (Config.Owner), the smallest above every ballot
-// the node has seen (and, at an acceptor, promised: after a restart that
-// is the one ballot it still knows).
+// the node has seen, promised or tried. The ballot tried is on stable
+// storage (PMS: "a proposer … must remember the highest-numbered proposal
+// it has tried to issue"): a proposer that restarted and used a ballot
+// again could propose two values at one ballot.
 //
 // Ambiguity: the batch. The coordinator prepares every instance from the
 // first it has not decided as a learner (from = len(log)), 0 when it is
 // not a learner. Instances below are decided and it holds their values for
 // the learners' catch-up.
 func (n *Node) startPhase1(queue []Command, out []core.Effect) []core.Effect {
-	top := max(n.maxSeen, n.promised)
-	if n.coord != nil {
-		top = max(top, n.coord.b)
-	}
-	b := n.cfg.ballotAbove(top, n.r.pi)
-	n.maxSeen = b
+	b := n.cfg.ballotAbove(max(n.maxSeen, n.promised, n.tried), n.r.pi)
+	n.maxSeen, n.tried = b, b
 	from := uint64(0)
 	if n.r.learner {
 		from = uint64(len(n.log))
@@ -112,21 +117,20 @@ func (n *Node) startPhase1(queue []Command, out []core.Effect) []core.Effect {
 //
 // Ambiguity: a request that reaches a proposer that does not coordinate
 // (its sender's view is stale) is forwarded once to the coordinator of the
-// receiver's view, when the sender is the command's origin; a forwarded
-// request is not forwarded again, so requests never loop. A proposer whose
-// view names itself, or names the sender (each takes the other for the
-// coordinator, as after a coordinator yielded to a ballot's owner that
-// then crashed), starts phase 1.
+// receiver's view, when the sender is the command's origin and that view
+// names neither of them. Otherwise the receiver takes the request as a
+// sign that it should coordinate and starts phase 1: a forwarded request is
+// never forwarded again, so requests never loop, and views that disagree
+// after coordinators yielded to each other's ballots (recvNack) converge on
+// the receiver, whose higher ballot the others then yield to.
 func (n *Node) recvRequest(q core.Rank, m Request, out []core.Effect) []core.Effect {
 	switch {
 	case n.coord != nil:
 		return n.coordRequest(m.Cmd, out)
-	case n.leader == n.self || n.leader == q && q == m.Cmd.Origin:
-		return n.startPhase1(append(n.carry(), m.Cmd), out)
-	case q == m.Cmd.Origin && n.leader != core.NoRank:
+	case q == m.Cmd.Origin && n.leader != n.self && n.leader != q && n.leader != core.NoRank:
 		return append(out, core.Send(n.leader, Request{Cmd: m.Cmd}))
 	}
-	return out
+	return n.startPhase1(append(n.carry(), m.Cmd), out)
 }
 
 // coordRequest is the coordinator's handling of command v: a new instance
@@ -330,13 +334,16 @@ func (n *Node) recvAccepted(q core.Rank, m Accepted, out []core.Effect) []core.E
 
 // tellOrigin tells the proposer of v that it was chosen in instance i
 // (Fig. 5.2: "o consenso é finalizado e R0 responde ao processo P0"): the
-// coordinator itself returns; a proposer that is a learner learns it from
-// the acceptors, unless force (it asked again).
+// coordinator itself returns (when it is a learner, on delivering v); a
+// proposer that is a learner learns it from the acceptors, unless force
+// (it asked again).
 func (n *Node) tellOrigin(i uint64, v Command, force bool, out []core.Effect) []core.Effect {
 	switch {
 	case v.IsNoop():
 	case v.Origin == n.self:
-		out = n.returned(i, v, out)
+		if !n.r.learner { // a learner returns when it delivers v
+			out = n.returned(i, v, out)
+		}
 	case force || !n.cfg.isLearner(v.Origin):
 		out = append(out, core.Send(v.Origin, Decided{From: i, Values: []Command{v}}))
 	}
