@@ -237,7 +237,8 @@ func (Lead) AppendBinary(b []byte) []byte { return append(b, 2) }
 // String is "lead".
 func (Lead) String() string { return "lead" }
 
-// DecodeInput reads a Propose or a Lead written by AppendBinary.
+// DecodeInput reads a Propose or a Lead written by AppendBinary. Malformed
+// or non-canonical bytes give an error wrapping core.ErrMalformed.
 func DecodeInput(b []byte) (core.Input, error) {
 	d := core.NewDecoder(b)
 	var in core.Input
@@ -251,6 +252,9 @@ func DecodeInput(b []byte) (core.Input, error) {
 	}
 	if err := d.Finish(); err != nil {
 		return nil, err
+	}
+	if !bytes.Equal(in.AppendBinary(nil), b) {
+		return nil, fmt.Errorf("%w: non-canonical input encoding", core.ErrMalformed)
 	}
 	return in, nil
 }
