@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
@@ -161,4 +162,45 @@ func (g *memGuard) rssPeakBytes() int64 {
 		return 0
 	}
 	return g.rssPeak.Load()
+}
+
+// ResidentBytes is the process's resident set in bytes
+// (/proc/self/statm), or 0 when it cannot be read.
+func ResidentBytes() int64 { return residentBytes(statmPath("/")) }
+
+// HeapBytes is the Go heap in use by objects, live or not yet swept: the
+// figure a search's memory guard compares with its bound.
+func HeapBytes() int64 { return heapBytes() }
+
+// MemoryPass is what passed a memory bound: the measure ("Go heap" or
+// "resident set") and its sample in bytes.
+type MemoryPass struct {
+	What string
+	At   int64
+}
+
+// WatchMemory compares the Go heap and the resident set with limit bytes
+// every interval, as a search's guard does, until ctx is done or one of
+// them passes limit; then it calls over once, with what passed it, and
+// returns. It returns at once when limit is not positive.
+func WatchMemory(ctx context.Context, limit int64, every time.Duration, over func(MemoryPass)) {
+	g := newMemGuard(limit, "")
+	if g == nil {
+		return
+	}
+	g.every = 0
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if g.check(0) {
+			what, at, _ := g.passedBy()
+			over(MemoryPass{What: what, At: at})
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

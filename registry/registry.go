@@ -310,3 +310,35 @@ func EnvModel(r Runner) (*env.Model, bool) {
 	}
 	return er.env, true
 }
+
+type memoryBoundKey struct{}
+
+// MemoryBound is the memory bound of a simulation: Bytes (0: none) and
+// where the figure comes from ("--max-memory", or the machine's rule).
+type MemoryBound struct {
+	Bytes int64
+	From  string
+}
+
+// WithMemoryBound returns ctx carrying b, for SimBuilders that estimate a
+// large allocation before they make it.
+func WithMemoryBound(ctx context.Context, b MemoryBound) context.Context {
+	return context.WithValue(ctx, memoryBoundKey{}, b)
+}
+
+// MemoryBoundOf is the bound ctx carries (zero: none).
+func MemoryBoundOf(ctx context.Context) MemoryBound {
+	b, _ := ctx.Value(memoryBoundKey{}).(MemoryBound)
+	return b
+}
+
+// CheckFits refuses a run that needs about need bytes up front when that
+// passes the bound ctx carries: the error says what to lower (lower, e.g.
+// "--P") or to raise --max-memory.
+func CheckFits(ctx context.Context, need int64, lower string) error {
+	b := MemoryBoundOf(ctx)
+	if b.Bytes <= 0 || need <= b.Bytes {
+		return nil
+	}
+	return fmt.Errorf("needs about %d MiB, the memory bound is %d MiB (from %s); lower %s or raise --max-memory", (need+1<<20-1)>>20, b.Bytes>>20, b.From, lower)
+}

@@ -8,16 +8,21 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/registry"
 )
 
 func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	var asJSON, quiet bool
 	var out string
+	var maxMemoryMB int64
 	common := func(fs *flag.FlagSet) {
+		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false, stop=memory, exit 3) when the Go heap or the resident set reaches this many MiB, reporting the runs done; a run that needs more up front is refused (exit 2) (0: the machine's bound, as check's; -1: no bound)")
 		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object (keys of every model: model, mode, seed, complete, violations, seconds)")
 		fs.BoolVar(&quiet, "quiet", false, "no progress lines")
 		fs.StringVar(&out, "out", "out", "directory for counterexample traces (created if missing; checked before the runs)")
@@ -48,11 +53,18 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return usageFor(help, "simulate %s: unexpected argument %q", p.Name, fs.Arg(0))
 	}
+	if maxMemoryMB < -1 || maxMemoryMB > 1<<40 {
+		return usageFor(help, "simulate %s: --max-memory %d: want MiB ≥ 1, 0 for the machine's bound or -1 for none", p.Name, maxMemoryMB)
+	}
 	o, err := prepareOut(out)
 	if err != nil {
 		return usageFor(help, "simulate %s: %v", p.Name, err)
 	}
 	defer o.done()
+	bound := simMemoryBound(maxMemoryMB)
+	if bound.Bytes > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(bound.Bytes))
+	}
 	// Ctrl-C or SIGTERM stops the runs; the report covers those done. A
 	// second one kills the process (a simulation that cannot stop early
 	// runs to its end otherwise).
@@ -66,9 +78,30 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if quiet {
 		progress = func(string) {}
 	}
-	rep, err := run(ctx, progress)
-	if ctx.Err() != nil {
+	simCtx, cancelSim := context.WithCancel(ctx)
+	defer cancelSim()
+	var pass *checker.MemoryPass
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		checker.WatchMemory(watchCtx, bound.Bytes, memoryWatchEvery, func(mp checker.MemoryPass) {
+			pass = &mp
+			cancelSim()
+		})
+	}()
+	rep, err := run(registry.WithMemoryBound(simCtx, bound), progress)
+	stopWatch()
+	<-watched
+	memStop := pass != nil && err == nil && rep.Interrupted
+	switch {
+	case memStop:
+		fmt.Fprintf(stderr, "ftcheck: %s reached %d MiB, the memory bound (%s); reporting the runs done\n", pass.What, pass.At>>20, bound.From)
+	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "ftcheck: interrupted; reporting the runs done")
+	case pass != nil && err == nil:
+		fmt.Fprintf(stderr, "ftcheck: warning: the %s passed the memory bound (%d MiB from %s) at %d MiB, but this simulation cannot stop early; it ran to its end\n",
+			pass.What, bound.Bytes>>20, bound.From, pass.At>>20)
 	}
 	if err != nil {
 		return usageFor(help, "simulate %s: %v", p.Name, err)
@@ -92,8 +125,11 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 			doc[k] = v
 		}
 		for k, v := range map[string]any{"model": rep.Model, "mode": rep.Mode, "seed": rep.Seed, "complete": !rep.Interrupted,
-			"seconds": rep.Seconds, "violations": rep.Violations} {
+			"seconds": rep.Seconds, "violations": rep.Violations, "stop": simStop(rep, memStop)} {
 			doc[k] = v
+		}
+		if memStop {
+			doc["memory_bound_mib"], doc["memory_from"] = bound.Bytes>>20, bound.From
 		}
 		if err := json.NewEncoder(stdout).Encode(doc); err != nil {
 			return err
@@ -103,7 +139,10 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		if !strings.HasSuffix(rep.Text, "\n") {
 			fmt.Fprintln(stdout)
 		}
-		if rep.Interrupted {
+		switch {
+		case memStop:
+			fmt.Fprintf(stdout, "stopped at the memory bound (%d MiB from %s) after %s: the figures above cover them (incomplete)\n", bound.Bytes>>20, bound.From, runsDone(rep))
+		case rep.Interrupted:
 			fmt.Fprintln(stdout, "interrupted: the figures above cover the runs done (incomplete)")
 		}
 	}
@@ -119,4 +158,48 @@ func simulatedNames() string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// memoryWatchEvery is the time between two samples of simulate's memory
+// watch.
+const memoryWatchEvery = 100 * time.Millisecond
+
+// simMemoryBound is simulate's memory bound for --max-memory mb: mb MiB,
+// none for -1, else the machine's (checker.MachineMemoryBound, as check).
+func simMemoryBound(mb int64) registry.MemoryBound {
+	switch {
+	case mb > 0:
+		return registry.MemoryBound{Bytes: mb << 20, From: "--max-memory"}
+	case mb < 0:
+		return registry.MemoryBound{}
+	}
+	b, from := checker.MachineMemoryBound()
+	if b <= 0 {
+		return registry.MemoryBound{}
+	}
+	return registry.MemoryBound{Bytes: b, From: from}
+}
+
+// simStop is the JSON stop key of a simulation: memory (its bound),
+// canceled (a signal), violation or done.
+func simStop(rep *registry.SimReport, memStop bool) string {
+	switch {
+	case memStop:
+		return "memory"
+	case rep.Interrupted:
+		return "canceled"
+	case len(rep.Violations) > 0:
+		return "violation"
+	}
+	return "done"
+}
+
+// runsDone is "K walks" (or runs) from a report's figures.
+func runsDone(rep *registry.SimReport) string {
+	for _, k := range []string{"walks", "runs", "trials"} {
+		if v, ok := rep.Figures[k]; ok {
+			return fmt.Sprintf("%v %s", v, k)
+		}
+	}
+	return "the runs done"
 }

@@ -37,7 +37,7 @@ func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 			return nil, err
 		}
 		if *scenario != "" {
-			return simulateULFMBench(f, *scenario, *walks, *seed, f.fail, progress)
+			return simulateULFMBench(ctx, f, *scenario, *walks, *seed, f.fail, progress)
 		}
 		// The walks' input vector is drawn from the seed; the flag goes
 		// into traces so that replay rebuilds the same model.
@@ -58,7 +58,7 @@ func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 		if err != nil {
 			return nil, err
 		}
-		obs := &eraObserver{Model: m, n: p.N, figs: make([]walkFigures, *walks)}
+		obs := newEraObserver(m, p)
 		res := checker.Walk[*env.World](obs, registry.SimWalkOptions(ctx, progress, checker.WalkOptions{Walks: *walks, MaxSteps: ms, Seed: *seed}))
 		if res.Err != nil {
 			return nil, res.Err
@@ -107,25 +107,47 @@ type walkFigures struct {
 	pairRound map[[2]int32]int // latest round sent from q to p
 	rounds    int              // largest round at which a process decided
 	decided   int              // decisions
-	final     *env.World
+	mended    int              // depth of the tree mended around the final world's dead
+	violated  bool
 }
 
-// eraObserver measures walks (checker.Observer).
+// eraObserver measures walks (checker.Observer). It keeps the walks in
+// progress and those finished ahead of a walk still running; the others
+// are added to the totals as soon as every walk before them is, so its
+// memory does not grow with the number of walks. The totals cover walks
+// 0…k−1 in order, up to the first that violated a property: those that
+// checker.Walk reports.
 type eraObserver struct {
 	*env.Model
 	n    int
+	tree erasm.Tree
 	mu   sync.Mutex
-	figs []walkFigures
+	live map[int]*walkFigures // in progress, or finished and not yet added
+	done map[int]bool         // finished among live
+	next int                  // walks 0…next−1 are added
+	stop bool                 // an added walk violated a property
+	free []*walkFigures
+
+	// Totals over the walks added.
+	sends, rounds, maxSends, maxRounds, mended int
+	kinds                                      map[string]int
+}
+
+func newEraObserver(m *env.Model, p Params) *eraObserver {
+	return &eraObserver{Model: m, n: p.N, tree: p.Tree(), live: map[int]*walkFigures{}, done: map[int]bool{}, kinds: map[string]int{}}
 }
 
 func (o *eraObserver) fig(i int) *walkFigures {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	f := &o.figs[i]
-	if f.clock == nil {
-		f.clock = make([]int, o.n)
-		f.pairRound = map[[2]int32]int{}
-		f.byKind = map[string]int{}
+	f := o.live[i]
+	if f == nil {
+		if k := len(o.free); k > 0 {
+			f, o.free = o.free[k-1], o.free[:k-1]
+		} else {
+			f = &walkFigures{clock: make([]int, o.n), pairRound: map[[2]int32]int{}, byKind: map[string]int{}}
+		}
+		o.live[i] = f
 	}
 	return f
 }
@@ -154,8 +176,42 @@ func (o *eraObserver) ObserveStep(i int, _ *env.World, a checker.Action, next *e
 	}
 }
 
-// ObserveEnd keeps the final world.
-func (o *eraObserver) ObserveEnd(i int, final *env.World, _ checker.WalkStat) { o.fig(i).final = final }
+// ObserveEnd measures the final world's mended tree, then adds the walk,
+// and those after it that finished, to the totals once the walks before it
+// are.
+func (o *eraObserver) ObserveEnd(i int, final *env.World, st checker.WalkStat) {
+	f := o.fig(i)
+	f.mended = treeDepth(final.CrashedSet(), o.n, o.tree)
+	f.violated = st.Violated
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.done[i] = true
+	for !o.stop && o.done[o.next] {
+		f := o.live[o.next]
+		delete(o.live, o.next)
+		delete(o.done, o.next)
+		o.next++
+		o.add(f)
+	}
+}
+
+// add adds a finished walk to the totals and recycles its record.
+func (o *eraObserver) add(f *walkFigures) {
+	o.sends += f.sends
+	o.maxSends = max(o.maxSends, f.sends)
+	o.rounds += f.rounds
+	o.maxRounds = max(o.maxRounds, f.rounds)
+	for k, v := range f.byKind {
+		o.kinds[k] += v
+	}
+	o.mended = max(o.mended, f.mended)
+	o.stop = f.violated
+	clear(f.clock)
+	clear(f.pairRound)
+	clear(f.byKind)
+	*f = walkFigures{clock: f.clock, pairRound: f.pairRound, byKind: f.byKind}
+	o.free = append(o.free, f)
+}
 
 // treeDepth is the depth of the tree rooted at the smallest live rank, as
 // seen with dead marked dead.
@@ -165,23 +221,13 @@ func treeDepth(dead core.RankSet, n int, t erasm.Tree) int {
 
 func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any, string) {
 	n := res.Walks
-	var sends, rounds, maxRounds, quiescent, maxSends int
-	kinds := map[string]int{}
-	mended := 0
-	for i := 0; i < n; i++ {
-		f := o.figs[i]
-		sends += f.sends
-		maxSends = max(maxSends, f.sends)
-		rounds += f.rounds
-		maxRounds = max(maxRounds, f.rounds)
-		for k, v := range f.byKind {
-			kinds[k] += v
-		}
-		if res.PerWalk[i].Quiescent {
+	o.mu.Lock()
+	sends, rounds, maxRounds, maxSends, kinds, mended := o.sends, o.rounds, o.maxRounds, o.maxSends, o.kinds, o.mended
+	o.mu.Unlock()
+	quiescent := 0
+	for _, st := range res.PerWalk {
+		if st.Quiescent {
 			quiescent++
-		}
-		if f.final != nil {
-			mended = max(mended, treeDepth(f.final.CrashedSet(), p.N, p.Tree()))
 		}
 	}
 	ag := float64(p.Agreements)

@@ -1,6 +1,7 @@
 package era
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -93,9 +94,12 @@ type ULFMBench struct {
 	p    ULFMBenchParams
 	fail []core.Rank
 
-	mu   sync.Mutex
-	figs map[int]*ulfmWalk // walks in progress
-	done []ulfmWalkSummary // indexed by walk
+	mu      sync.Mutex
+	figs    map[int]*ulfmWalk        // walks in progress
+	pending map[int]*ulfmWalkSummary // finished ahead of a walk in progress
+	next    int                      // walks 0…next−1 are in tot
+	stop    bool                     // a walk in tot violated a property
+	tot     *ulfmTotals
 }
 
 var (
@@ -184,6 +188,7 @@ type ulfmWalkSummary struct {
 	stabilized bool // the stabilization loop ended with a success at every live process
 	postOK     bool // every post-failure agreement returned without error everywhere
 	completed  bool // every live process ran the whole program
+	violated   bool
 }
 
 func (m *ULFMBench) walk(i int) *ulfmWalk {
@@ -250,9 +255,9 @@ func (m *ULFMBench) ObserveStep(i int, _ *env.World, a checker.Action, next *env
 }
 
 // ObserveEnd summarises the walk from its measurements and final world.
-func (m *ULFMBench) ObserveEnd(i int, final *env.World, _ checker.WalkStat) {
+func (m *ULFMBench) ObserveEnd(i int, final *env.World, st checker.WalkStat) {
 	w := m.walk(i)
-	sum := ulfmWalkSummary{detectErr: true, stabilized: true, postOK: true, completed: true}
+	sum := ulfmWalkSummary{detectErr: true, stabilized: true, postOK: true, completed: true, violated: st.Violated}
 	for _, g := range w.ags {
 		sum.sends = append(sum.sends, g.sends)
 		sum.byKind = append(sum.byKind, g.byKind)
@@ -300,10 +305,81 @@ func (m *ULFMBench) ObserveEnd(i int, final *env.World, _ checker.WalkStat) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.figs, i)
-	for len(m.done) <= i {
-		m.done = append(m.done, ulfmWalkSummary{})
+	m.pending[i] = &sum
+	for !m.stop {
+		s := m.pending[m.next]
+		if s == nil {
+			break
+		}
+		delete(m.pending, m.next)
+		m.next++
+		m.tot.add(s)
+		m.stop = s.violated
 	}
-	m.done[i] = sum
+}
+
+// reset forgets the walks measured.
+func (m *ULFMBench) reset() {
+	m.figs, m.pending, m.next, m.stop, m.tot = map[int]*ulfmWalk{}, map[int]*ulfmWalkSummary{}, 0, false, newULFMTotals()
+}
+
+// ulfmTotals are the figures of the walks added so far, in walk order: a
+// walk's summary is added as soon as every walk before it is, so that
+// memory does not grow with the number of walks.
+type ulfmTotals struct {
+	per                              map[erasm.Phase]*ulfmPhaseFigures
+	agCount, roundSum                map[erasm.Phase]float64
+	detect, stab, post, completed, n int
+}
+
+func newULFMTotals() *ulfmTotals {
+	t := &ulfmTotals{per: map[erasm.Phase]*ulfmPhaseFigures{}, agCount: map[erasm.Phase]float64{}, roundSum: map[erasm.Phase]float64{}}
+	for _, ph := range ulfmPhases {
+		t.per[ph] = &ulfmPhaseFigures{MinAgreements: -1, MessagesByKind: map[string]float64{"UP": 0, "DOWN": 0, "RESULTREQUEST": 0}}
+	}
+	return t
+}
+
+var ulfmKinds = []string{"UP", "DOWN", "RESULTREQUEST"}
+
+// add adds one finished walk.
+func (t *ulfmTotals) add(s *ulfmWalkSummary) {
+	t.n++
+	if s.detectErr {
+		t.detect++
+	}
+	if s.stabilized {
+		t.stab++
+	}
+	if s.postOK {
+		t.post++
+	}
+	if s.completed {
+		t.completed++
+	}
+	count := map[erasm.Phase]int{}
+	for a, ph := range s.phase {
+		f := t.per[ph]
+		if f == nil || a >= len(s.sends) {
+			continue
+		}
+		count[ph]++
+		f.Messages += float64(s.sends[a])
+		for k, name := range ulfmKinds {
+			f.MessagesByKind[name] += float64(s.byKind[a][k])
+		}
+		t.roundSum[ph] += float64(s.rounds[a])
+		f.MaxRounds = max(f.MaxRounds, s.rounds[a])
+	}
+	for _, ph := range ulfmPhases {
+		f := t.per[ph]
+		c := count[ph]
+		t.agCount[ph] += float64(c)
+		if f.MinAgreements < 0 || c < f.MinAgreements {
+			f.MinAgreements = c
+		}
+		f.MaxAgreements = max(f.MaxAgreements, c)
+	}
 }
 
 // ulfmPhaseFigures are one phase's figures over the walks.
@@ -320,53 +396,14 @@ type ulfmPhaseFigures struct {
 
 func (m *ULFMBench) summary(res *checker.WalkResult) (map[string]any, string) {
 	nw := res.Walks
-	per := map[erasm.Phase]*ulfmPhaseFigures{}
-	var agCount = map[erasm.Phase]float64{}
-	var roundSum = map[erasm.Phase]float64{}
-	detect, stab, post, completed, quiescent := 0, 0, 0, 0, 0
-	for _, ph := range ulfmPhases {
-		per[ph] = &ulfmPhaseFigures{MinAgreements: -1, MessagesByKind: map[string]float64{"UP": 0, "DOWN": 0, "RESULTREQUEST": 0}}
-	}
-	kinds := []string{"UP", "DOWN", "RESULTREQUEST"}
-	for i := 0; i < nw && i < len(m.done); i++ {
-		s := m.done[i]
-		if s.detectErr {
-			detect++
-		}
-		if s.stabilized {
-			stab++
-		}
-		if s.postOK {
-			post++
-		}
-		if s.completed {
-			completed++
-		}
-		if res.PerWalk[i].Quiescent {
+	m.mu.Lock()
+	t := m.tot
+	m.mu.Unlock()
+	per, agCount, roundSum := t.per, t.agCount, t.roundSum
+	detect, stab, post, completed, quiescent := t.detect, t.stab, t.post, t.completed, 0
+	for _, st := range res.PerWalk {
+		if st.Quiescent {
 			quiescent++
-		}
-		count := map[erasm.Phase]int{}
-		for a, ph := range s.phase {
-			f := per[ph]
-			if f == nil || a >= len(s.sends) {
-				continue
-			}
-			count[ph]++
-			f.Messages += float64(s.sends[a])
-			for k, name := range kinds {
-				f.MessagesByKind[name] += float64(s.byKind[a][k])
-			}
-			roundSum[ph] += float64(s.rounds[a])
-			f.MaxRounds = max(f.MaxRounds, s.rounds[a])
-		}
-		for _, ph := range ulfmPhases {
-			f := per[ph]
-			c := count[ph]
-			agCount[ph] += float64(c)
-			if f.MinAgreements < 0 || c < f.MinAgreements {
-				f.MinAgreements = c
-			}
-			f.MaxAgreements = max(f.MaxAgreements, c)
 		}
 	}
 	phases := map[string]any{}
@@ -452,22 +489,32 @@ func ranksString(rs []core.Rank) string {
 // RunULFMBench runs walks of the benchmark and returns the report (a
 // violation's trace in rep.Trace).
 func RunULFMBench(bp ULFMBenchParams, walks int, seed uint64, maxSteps int) (*registry.SimReport, error) {
+	return runULFMBench(context.Background(), nil, bp, walks, seed, maxSteps)
+}
+
+// runULFMBench is RunULFMBench stopped by ctx (the report then covers the
+// walks done, Interrupted set), with progress lines when progress is not
+// nil.
+func runULFMBench(ctx context.Context, progress func(string), bp ULFMBenchParams, walks int, seed uint64, maxSteps int) (*registry.SimReport, error) {
 	m, err := NewULFMBenchModel(bp)
 	if err != nil {
 		return nil, err
 	}
-	m.figs = map[int]*ulfmWalk{}
-	m.done = nil
+	m.reset()
 	if maxSteps <= 0 {
 		// Per agreement about 2N deliveries and N calls; N detections per
 		// failure; generous.
 		maxSteps = 20 * bp.ERA.N * (bp.Warmup + bp.Post + 4 + len(bp.ERA.Fail))
 	}
-	res := checker.Walk[*env.World](m, checker.WalkOptions{Walks: walks, MaxSteps: maxSteps, Seed: seed})
+	opt := checker.WalkOptions{Walks: walks, MaxSteps: maxSteps, Seed: seed, Context: ctx}
+	if progress != nil {
+		opt = registry.SimWalkOptions(ctx, progress, opt)
+	}
+	res := checker.Walk[*env.World](m, opt)
 	if res.Err != nil {
 		return nil, res.Err
 	}
-	rep := &registry.SimReport{Model: "era", Mode: "ulfm-bench", Seed: seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}}
+	rep := &registry.SimReport{Model: "era", Mode: "ulfm-bench", Seed: seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}, Interrupted: res.Canceled}
 	if res.Violation != nil {
 		rep.Trace = res.Violation
 		rep.Violations = append(rep.Violations, registry.ViolationRef{Property: res.Violation.Violation.Property, Steps: len(res.Violation.Steps)})
@@ -480,7 +527,7 @@ func RunULFMBench(bp ULFMBenchParams, walks int, seed uint64, maxSteps int) (*re
 // paper's Figure 3 benchmark on the MPIX_Comm_agree layer (erasm.App over
 // ERA with the ULFM operation), one random walk per run, measured per
 // phase. --walks defaults to 10 here (a walk at N=6000 takes seconds).
-func simulateULFMBench(f *eraFlags, scenario string, walks int, seed uint64, fail string, progress func(string)) (*registry.SimReport, error) {
+func simulateULFMBench(ctx context.Context, f *eraFlags, scenario string, walks int, seed uint64, fail string, progress func(string)) (*registry.SimReport, error) {
 	if scenario != "ulfm-bench" {
 		return nil, fmt.Errorf("--scenario %q: unknown (want ulfm-bench)", scenario)
 	}
@@ -518,7 +565,7 @@ func simulateULFMBench(f *eraFlags, scenario string, walks int, seed uint64, fai
 		fmt.Sscan(fl.Value.String(), &maxSteps)
 	}
 	progress(fmt.Sprintf("ulfm-bench: N=%d fail=%s, %d walks", p.N, ranksString(p.Fail), walks))
-	rep, err := RunULFMBench(ULFMBenchParams{ERA: p, Warmup: ulfmWarmup, Post: ulfmPost}, walks, seed, maxSteps)
+	rep, err := runULFMBench(ctx, progress, ULFMBenchParams{ERA: p, Warmup: ulfmWarmup, Post: ulfmPost}, walks, seed, maxSteps)
 	if err != nil {
 		return nil, err
 	}
