@@ -106,13 +106,13 @@ func TestForgetEventuallySoundness(t *testing.T) {
 // forgetting graph search finds a violation the plain one does not, and
 // envtest.CompareForgetEventually (and its symmetric variant) says so,
 // while the same configuration (forgetConfigs' gossipfd --timing bounded
-// --detect-bound 7, with --liveness) with the correct Forget passes.
+// --detect-bound 7 --max-rounds 8, with --liveness) with the correct Forget passes.
 // (ringfd's Eventually properties, strong-completeness and ring-repair,
 // read live daemons and processes only, so no Forget of a crashed one can
 // change their verdicts: gossipfd is the protocol where this comparison
 // has something to catch.)
 func TestForgetEventuallyGuardCatchesWrongForget(t *testing.T) {
-	args := []string{"--timing", "bounded", "--detect-bound", "7", "--liveness"}
+	args := []string{"--timing", "bounded", "--detect-bound", "7", "--max-rounds", "8", "--liveness"}
 	want, _ := forgetPair(t, "gossipfd", args)
 	build := func(mut mutant.Name, forget bool) *env.Model {
 		cfg := fd.Config{N: 4, Variant: fd.BRR, Cleanup: 4, Ping: true, TGossip: 4, PingTimeout: 3, MaxRounds: 8, Mutant: mut}

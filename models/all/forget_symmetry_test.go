@@ -183,9 +183,10 @@ func commutesChecked(m *env.Model, counts *[2]int) propsOnly {
 // commutesChecked fails on it, and envtest.CompareForgetSymmetric reports
 // that the classes of the forgetting symmetric search are not the images
 // of the plain symmetric search's, while the correct Forget passes all
-// three (gossipfd --timing bounded, forgetConfigs' first gossipfd row).
+// three (gossipfd --timing bounded --max-rounds 8 --detect-bound 9,
+// forgetConfigs' first gossipfd row).
 func TestForgetSymmetryGuardCatchesNonCommutingForget(t *testing.T) {
-	want, _ := forgetPair(t, "gossipfd", []string{"--timing", "bounded"})
+	want, _ := forgetPair(t, "gossipfd", []string{"--timing", "bounded", "--max-rounds", "8", "--detect-bound", "9"})
 	build := func(mut mutant.Name, forget bool) *env.Model {
 		cfg := gfd.Config{N: 4, Variant: gfd.BRR, Cleanup: 4, Ping: true, TGossip: 4, PingTimeout: 3, MaxRounds: 8, Mutant: mut}
 		m, err := gossipfd.NewEnvModel(gossipfd.EnvParams{Node: cfg, Crashes: 1, Delta: 1, DetectBound: 9, ForgetCrashed: forget})

@@ -34,7 +34,7 @@ var persistentConfigs = []struct {
 	{"correction", "--P 3 --timing rounds --faults 2", false},
 	{"correction", "--P 3 --faults 1 --forget-crashed --drop-absorbed", false},
 	{"ringfd", "--n 3 --proc-crashes=false", false},
-	{"gossipfd", "--timing bounded", false},
+	{"gossipfd", "--timing bounded --max-rounds 8 --detect-bound 9", false},
 	{"replica", "", false},
 	// The detectors and replica coordination, with their
 	// relations. gossipfd's no-false-suspicion and completeness are not
@@ -42,20 +42,20 @@ var persistentConfigs = []struct {
 	// accuracy alone (--property, read by this test). ringfd (above) runs
 	// with daemon crashes only: with process crashes too (39,323 states)
 	// its observe-successor mutant passes 3,000,000 states.
-	{"gossipfd", "--timing bounded --property accuracy", false},
-	{"gossipfd", "--timing bounded --variant dbrr --ping=false --property accuracy", false},
-	{"gossipfd", "--timing bounded --routing live --property accuracy", false},
+	{"gossipfd", "--timing bounded --property accuracy --max-rounds 8", false},
+	{"gossipfd", "--timing bounded --variant dbrr --ping=false --property accuracy --max-rounds 8", false},
+	{"gossipfd", "--timing bounded --routing live --property accuracy --max-rounds 8", false},
 	{"replica", "--crashes 0", false},
 	{"replica", "--program gather-sum", false},
 	{"replica", "--program any-tag-diff", false},
 	{"replica", "--fd brr", false},
 	{"replica", "--fd dbrr --crashes 0", false},
-	{"gossipfd", "--timing bounded --variant random --cleanup 3 --property accuracy", true},
+	{"gossipfd", "--timing bounded --variant random --cleanup 3 --property accuracy --max-rounds 8", true},
 	{"gossipfd", "--timing bounded --routing live --crashes 2 --max-rounds 6 --property accuracy", true},
 	{"replica", "--replicate-rank0", true},
 	{"replica", "--degree 3 --crashes 1", true},
 	{"replica", "--program mid-example --procs 3", true},
-	{"gossipfd", "--timing bounded --n 5 --property accuracy", true},
+	{"gossipfd", "--timing bounded --n 5 --property accuracy --max-rounds 8", true},
 	{"era", "--n 3 --crashes 2", true},
 	{"era", "--n 3 --crashes 2 --network fifo", true},
 	{"era", "--n 3 --crashes 1 --lose-on-crash", true},
