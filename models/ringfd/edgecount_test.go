@@ -58,8 +58,8 @@ func TestEdgeCounts(t *testing.T) {
 	}
 }
 
-// TestEdgeCountsTable prints docs/ringfd.md's per-edge counts (about two
-// minutes): RINGFD_EDGE_TABLE=1 go test ./models/ringfd -run TestEdgeCountsTable -v
+// TestEdgeCountsTable prints docs/ringfd.md's per-edge counts (about three
+// minutes of CPU, 1.1 million states for Open MPI's BMG): RINGFD_EDGE_TABLE=1 go test ./models/ringfd -run TestEdgeCountsTable -v
 func TestEdgeCountsTable(t *testing.T) {
 	if os.Getenv("RINGFD_EDGE_TABLE") == "" {
 		t.Skip("RINGFD_EDGE_TABLE=1 prints the table")
@@ -72,8 +72,6 @@ func TestEdgeCountsTable(t *testing.T) {
 		{CheckParams{N: 4, Delta: 1, Period: 3, Timeout: 5}, []core.Rank{0}, env.LossNone},
 		{CheckParams{N: 4, Delta: 1, Period: 3, Timeout: 5}, []core.Rank{0, 1}, env.LossNone},
 		{CheckParams{N: 4, Delta: 1, Period: 3, Timeout: 5}, []core.Rank{0, 1}, env.LossOnCrash},
-		{CheckParams{N: 4, Delta: 2, Period: 3, Timeout: 6}, []core.Rank{0, 1}, env.LossOnCrash},
-		{CheckParams{N: 6, Delta: 1, Period: 3, Timeout: 5}, []core.Rank{0, 1}, env.LossOnCrash},
 		{CheckParams{N: 4, Delta: 1, Period: 3, Timeout: 5, BMG: fd.BMGOMPI}, []core.Rank{0, 1}, env.LossOnCrash},
 	} {
 		r, err := EdgeCounts(c.p, c.fail, 0, c.loss, 0)
