@@ -258,7 +258,7 @@ func (m *Model) sampleFaulty(s *World, r *rand.Rand, buf []checker.Action) (chec
 // such a test runs (SetFaultMutant).
 const (
 	// FaultRecoverFree restarts a process without spending the recovery
-	// budget.
+	// budget (its incarnation stays as it was).
 	FaultRecoverFree mutant.Name = "fault-recover-free"
 	// FaultRecoverVolatile restarts a process with its whole state as it
 	// crashed, volatile part included, instead of its Recover().

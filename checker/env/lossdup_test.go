@@ -266,7 +266,7 @@ func diskCodec(rearm bool) Codec {
 // faultCodecConfigs are the toys of the fault budgets with codecs, for the
 // round-trip tests of decode_test.go.
 func faultCodecConfigs() map[string]Config {
-	disk := diskConfig(3, 3, 2, true, DetectorPerfect)
+	disk := diskConfig(3, 2, 1, true, DetectorPerfect)
 	disk.Codec = diskCodec(false)
 	diskLoss := diskConfig(3, 2, 2, true, DetectorNone)
 	diskLoss.Loss, diskLoss.Losses, diskLoss.Duplicates, diskLoss.Codec = LossAny, 1, 1, diskCodec(true)

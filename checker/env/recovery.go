@@ -126,15 +126,15 @@ func (m *Model) applyRecover(s *World, a checker.Action, nw *World, t *tx) (*Wor
 	nw.crashed = s.crashed.Clone()
 	nw.crashed.Remove(p)
 	nw.ncrash--
-	inc := s.faults.inc
-	if inc == nil {
-		inc = make([]int32, m.cfg.N)
-	} else {
-		inc = slices.Clone(inc)
-	}
-	inc[p]++
-	nw.faults.inc = inc
 	if faultMutant != FaultRecoverFree {
+		inc := s.faults.inc
+		if inc == nil {
+			inc = make([]int32, m.cfg.N)
+		} else {
+			inc = slices.Clone(inc)
+		}
+		inc[p]++
+		nw.faults.inc = inc
 		nw.faults.recovered++
 	}
 	m.touchTold(s, t, p)
