@@ -19,6 +19,14 @@
 // quiescent; random walks (Sample) crash each of them at a random point, at
 // the latest when nothing else is enabled.
 //
+// Crash-recovery, budgeted loss and duplication (Faults CrashRecovery with
+// Config.Recoveries, Loss LossAny with Config.Losses, Config.Duplicates):
+// a crashed process restarts as its core.Recoverable's Recover(), stepped
+// with core.Restart(), reported to the processes told of its crash with
+// core.Recovered (a DetectRecover action); any message may be lost, or
+// duplicated next to itself, within the budgets (recovery.go, lossdup.go,
+// faults.go; FaultProperties checks them on every step).
+//
 // Failure detector (perfect, as in ERA's Lemma 1): only crashed processes are
 // suspected, and every crash is reported to every live process, each report
 // "q is dead" to p being its own action Detect(p, q), which steps p with
