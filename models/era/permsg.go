@@ -49,6 +49,7 @@ type PerProcess struct {
 	Max     float64
 	MaxRank int
 	Mean    float64
+	Crashed int // processes crashed by the end of the walk
 }
 
 func (c procMsgs) summary(crashed core.RankSet, agreements int) PerProcess {
@@ -68,6 +69,7 @@ func (c procMsgs) summary(crashed core.RankSet, agreements int) PerProcess {
 	ag := float64(max(agreements, 1))
 	out.Max /= ag
 	out.Mean = float64(sum) / float64(max(live, 1)) / ag
+	out.Crashed = crashed.Len()
 	return out
 }
 
@@ -110,7 +112,8 @@ type MessageRun struct {
 	Walks, Quiescent int
 	Max, MeanMax     float64
 	Mean             float64
-	MaxRank          int // the busiest rank of the walk with the largest maximum
+	MaxRank          int     // the busiest rank of the walk with the largest maximum
+	Crashed          float64 // processes crashed per walk, mean
 	Steps            int64
 	Holds            bool // every property held in every walk
 }
@@ -139,6 +142,7 @@ func MessagesPerProcess(p Params, walks int, seed uint64, maxSteps int) (Message
 		}
 		run.MeanMax += w.Max
 		run.Mean += w.Mean
+		run.Crashed += float64(w.Crashed)
 		if res.PerWalk[i].Quiescent {
 			run.Quiescent++
 		}
@@ -146,6 +150,7 @@ func MessagesPerProcess(p Params, walks int, seed uint64, maxSteps int) (Message
 	if res.Walks > 0 {
 		run.MeanMax /= float64(res.Walks)
 		run.Mean /= float64(res.Walks)
+		run.Crashed /= float64(res.Walks)
 	}
 	return run, nil
 }

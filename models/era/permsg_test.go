@@ -1,6 +1,7 @@
 package era
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/registry"
 	erasm "github.com/ftkernel/ftkernel/statemachine/era"
 )
 
@@ -75,8 +77,14 @@ var (
 	fewCrashes  = func(int) int { return 3 }
 	manyCrashes = func(n int) int { return max(4, n/64) }
 	beforeStart = func(int) float64 { return 1 } // every crash before any other step
-	atRandom    = func(n int) float64 { return 0.5 / float64(n) }
 )
+
+// atRandom spreads f crashes over the agreement: a step is a crash with
+// probability f/(2N) while the budget lasts (an agreement takes about 3N
+// steps before the detections).
+func atRandom(f func(int) int) func(int) float64 {
+	return func(n int) float64 { return float64(f(n)) / float64(2*n) }
+}
 
 // TestMessagesPerProcessBinary pins the binary tree's count: failure-free,
 // an inner process receives 2 UP, sends 1 UP, receives 1 DOWN and sends 2
@@ -174,6 +182,48 @@ func TestMessagesPerProcessDegraded(t *testing.T) {
 	}
 }
 
+// TestSimulatePerProcessFigures: `ftcheck simulate era` reports the same
+// per-process figures as MessagesPerProcess (the star's root: 2(N−1)).
+func TestSimulatePerProcessFigures(t *testing.T) {
+	p, err := registry.Lookup("era")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--n", "64", "--topology", "star", "--walks", "2"},
+		{"--n", "256", "--crashes", "8", "--crash-prob", "1", "--walks", "4"},
+	} {
+		fs := newTestFlagSet()
+		run := p.Simulate(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := run(context.Background(), func(string) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := msgCase{name: fs.Lookup("topology").Value.String()}
+		n := 64
+		if args[1] == "256" {
+			n = 256
+			c.crashes, c.prob = func(int) int { return 8 }, beforeStart
+		}
+		want, err := MessagesPerProcess(c.params(n), 2+2*(n/256), 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rep.Figures["max_messages_per_process"]; got != want.Max {
+			t.Errorf("%v: max_messages_per_process %v, MessagesPerProcess %v", args, got, want.Max)
+		}
+		if got, _ := rep.Figures["mean_messages_per_process"].(float64); math.Abs(got-want.Mean) > 1e-9 {
+			t.Errorf("%v: mean_messages_per_process %v, MessagesPerProcess %v", args, got, want.Mean)
+		}
+		if n == 64 && want.Max != 126 {
+			t.Errorf("star N=64: max %v, want 126", want.Max)
+		}
+	}
+}
+
 // TestMessagesPerProcessTable prints docs/era.md's table of messages per
 // process, per topology, N = 16 … 6000 and crashes (a few minutes of CPU):
 // ERA_MSGS_TABLE=1 go test ./models/era -run TestMessagesPerProcessTable -v
@@ -199,8 +249,8 @@ func TestMessagesPerProcessTable(t *testing.T) {
 		prob    func(int) float64
 	}
 	crashes := []crash{{"0", nil, nil},
-		{"3, before the start", fewCrashes, beforeStart}, {"3, at random", fewCrashes, atRandom},
-		{"max(4, N/64), before the start", manyCrashes, beforeStart}, {"max(4, N/64), at random", manyCrashes, atRandom}}
+		{"3, before the start", fewCrashes, beforeStart}, {"≤ 3, at random times", fewCrashes, atRandom(fewCrashes)},
+		{"max(4, N/64), before the start", manyCrashes, beforeStart}, {"≤ max(4, N/64), at random times", manyCrashes, atRandom(manyCrashes)}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "| topology | crashes |")
 	for _, n := range ns {
@@ -224,13 +274,33 @@ func TestMessagesPerProcessTable(t *testing.T) {
 			for _, n := range ns {
 				r := measure(t, c, n, walks(n))
 				maxes = append(maxes, r.Max)
-				fmt.Fprintf(&b, " %g / %.2f |", r.Max, r.Mean)
-				t.Logf("%s: max %g (p%d), mean of maxima %.2f, mean %.3f, %d steps", c.flags(n, walks(n)), r.Max, r.MaxRank, r.MeanMax, r.Mean, r.Steps)
+				if cr.crashes == nil {
+					fmt.Fprintf(&b, " %g / %.2f |", r.Max, r.Mean)
+				} else {
+					fmt.Fprintf(&b, " %g / %.2f (%.3g) |", r.Max, r.Mean, r.Crashed)
+				}
+				t.Logf("%s: max %g (p%d), mean of maxima %.2f, mean %.3f, %.3g crashed per walk, %d steps", c.flags(n, walks(n)), r.Max, r.MaxRank, r.MeanMax, r.Mean, r.Crashed, r.Steps)
 			}
 			fl, fn := FitLine(Log2s(ns), maxes), FitLine(Floats(ns), maxes)
 			fmt.Fprintf(&b, " %.2f + %.2f·log2 N (R² %.2f) | %.3g + %.3g·N (R² %.2f) | %.2f |\n",
 				fl.Alpha, fl.Beta, fl.R2, fn.Alpha, fn.Beta, fn.R2, maxes[len(maxes)-1]/math.Log2(6000))
 		}
+	}
+	// The top of the binary tree dead before the start.
+	const n = 1024
+	b.WriteString("\n| `--fail` (binary, N = 1024, `--crash-prob 1`) | F | max (busiest rank) | mean |\n|---|---|---|---|\n")
+	for k := 1; k <= 8; k++ {
+		top := 1<<k - 1
+		c := msgCase{name: "binary", prob: beforeStart, fail: func(int) []core.Rank {
+			out := make([]core.Rank, top)
+			for i := range out {
+				out[i] = core.Rank(i + 1)
+			}
+			return out
+		}}
+		r := measure(t, c, n, 2)
+		t.Logf("%s: max %g (p%d), mean %.3f, %d steps", c.flags(n, 2), r.Max, r.MaxRank, r.Mean, r.Steps)
+		fmt.Fprintf(&b, "| 1-%d | %d | %g (p%d) | %.2f |\n", top, top, r.Max, r.MaxRank, r.Mean)
 	}
 	fmt.Print(b.String())
 }

@@ -109,6 +109,8 @@ type walkFigures struct {
 	decided   int              // decisions
 	mended    int              // depth of the tree mended around the final world's dead
 	violated  bool
+	msgs      procMsgs   // messages sent and received per process (permsg.go)
+	per       PerProcess // msgs at the end of the walk
 }
 
 // eraObserver measures walks (checker.Observer). It keeps the walks in
@@ -120,6 +122,7 @@ type walkFigures struct {
 type eraObserver struct {
 	*env.Model
 	n    int
+	ag   int // agreements
 	tree erasm.Tree
 	mu   sync.Mutex
 	live map[int]*walkFigures // in progress, or finished and not yet added
@@ -131,10 +134,11 @@ type eraObserver struct {
 	// Totals over the walks added.
 	sends, rounds, maxSends, maxRounds, mended int
 	kinds                                      map[string]int
+	maxPerProc, meanPerProc                    float64
 }
 
 func newEraObserver(m *env.Model, p Params) *eraObserver {
-	return &eraObserver{Model: m, n: p.N, tree: p.Tree(), live: map[int]*walkFigures{}, done: map[int]bool{}, kinds: map[string]int{}}
+	return &eraObserver{Model: m, n: p.N, ag: p.Agreements, tree: p.Tree(), live: map[int]*walkFigures{}, done: map[int]bool{}, kinds: map[string]int{}}
 }
 
 func (o *eraObserver) fig(i int) *walkFigures {
@@ -145,7 +149,7 @@ func (o *eraObserver) fig(i int) *walkFigures {
 		if k := len(o.free); k > 0 {
 			f, o.free = o.free[k-1], o.free[:k-1]
 		} else {
-			f = &walkFigures{clock: make([]int, o.n), pairRound: map[[2]int32]int{}, byKind: map[string]int{}}
+			f = &walkFigures{clock: make([]int, o.n), pairRound: map[[2]int32]int{}, byKind: map[string]int{}, msgs: newProcMsgs(o.n)}
 		}
 		o.live[i] = f
 	}
@@ -157,6 +161,7 @@ func (o *eraObserver) fig(i int) *walkFigures {
 // at which a process decides.
 func (o *eraObserver) ObserveStep(i int, _ *env.World, a checker.Action, next *env.World) {
 	f := o.fig(i)
+	f.msgs.observe(a, next)
 	p := next.LastActor()
 	if a.Kind == env.Deliver {
 		if r := f.pairRound[[2]int32{a.Q, a.P}]; r > f.clock[a.P] {
@@ -182,6 +187,7 @@ func (o *eraObserver) ObserveStep(i int, _ *env.World, a checker.Action, next *e
 func (o *eraObserver) ObserveEnd(i int, final *env.World, st checker.WalkStat) {
 	f := o.fig(i)
 	f.mended = treeDepth(final.CrashedSet(), o.n, o.tree)
+	f.per = f.msgs.summary(final.CrashedSet(), o.ag)
 	f.violated = st.Violated
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -205,11 +211,15 @@ func (o *eraObserver) add(f *walkFigures) {
 		o.kinds[k] += v
 	}
 	o.mended = max(o.mended, f.mended)
+	o.maxPerProc = max(o.maxPerProc, f.per.Max)
+	o.meanPerProc += f.per.Mean
 	o.stop = f.violated
 	clear(f.clock)
 	clear(f.pairRound)
 	clear(f.byKind)
-	*f = walkFigures{clock: f.clock, pairRound: f.pairRound, byKind: f.byKind}
+	clear(f.msgs.sent)
+	clear(f.msgs.recv)
+	*f = walkFigures{clock: f.clock, pairRound: f.pairRound, byKind: f.byKind, msgs: f.msgs}
 	o.free = append(o.free, f)
 }
 
@@ -223,6 +233,7 @@ func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any
 	n := res.Walks
 	o.mu.Lock()
 	sends, rounds, maxRounds, maxSends, kinds, mended := o.sends, o.rounds, o.maxRounds, o.maxSends, o.kinds, o.mended
+	maxPer, meanPer := o.maxPerProc, o.meanPerProc/float64(max(n, 1))
 	o.mu.Unlock()
 	quiescent := 0
 	for _, st := range res.PerWalk {
@@ -249,11 +260,17 @@ func (o *eraObserver) summary(p Params, res *checker.WalkResult) (map[string]any
 		"agreements":               p.Agreements,
 		"crash_budget":             p.Crashes,
 		"walks_ending_quiescent_%": 100 * float64(quiescent) / float64(max(n, 1)),
+		// Sent plus received, per process and agreement (permsg.go): the
+		// largest over every process and walk, the mean over the processes
+		// alive at the end, averaged over the walks.
+		"max_messages_per_process":  maxPer,
+		"mean_messages_per_process": meanPer,
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "era N=%d topology=%v agreements=%d fail=%s crashes≤%d: %d walks, %d steps (%.0f steps/s)\n",
 		p.N, p.Tree(), p.Agreements, ranksString(p.Fail), p.Crashes, n, res.Steps, res.StepsPerSec)
 	fmt.Fprintf(&b, "  messages per agreement: %.1f (failure-free 2(N-1) = %d); by kind: %s\n", per(sends), 2*(p.N-1), kindCounts(kinds))
+	fmt.Fprintf(&b, "  messages per process (sent + received, per agreement): %.4g max, %.2f mean\n", maxPer, meanPer)
 	fmt.Fprintf(&b, "  rounds to decision: %.1f mean, %d max; tree depth %d, mended %d\n",
 		float64(rounds)/float64(max(n, 1)), maxRounds, figs["tree_depth"], mended)
 	fmt.Fprintf(&b, "  walks ending quiescent: %d/%d; properties hold: %v\n", quiescent, n, res.Violation == nil)
