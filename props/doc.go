@@ -12,6 +12,9 @@
 //	Agreement        no two (live, or any: uniform) processes decide differently
 //	Irrevocability   a decision or return is never replaced by a different one
 //	Validity         a decided value comes from the inputs
+//	Proposed         a decided value was proposed, for any instance (a sequence of consensus instances)
+//	DecideOnce       no process decides twice for one instance
+//	DecidedInOrder   each process decides instances 0, 1, 2, … in order
 //	OnDecisions      any per-decision check (participation, …)
 //	Integrity        a process delivers only on a received message or its own call
 //	NoDuplicates     at-most-once delivery per process and instance
@@ -19,6 +22,7 @@
 //	TotalOrder       two processes deliver their common messages in the same order
 //	BoundedMessages  a process sends at most a bound of messages
 //	Termination      at quiescence every live process is done
+//	Eventually       eventually a predicate holds, under an assumption on the run's limit (over lassos)
 //	StrongAccuracy   no process suspects a live one (failure detectors)
 //	StrongCompleteness  eventually every live process suspects every crashed one (over lassos)
 //	DetectorComplete at quiescence every crash was reported to every live process
