@@ -96,6 +96,9 @@ func models(t *testing.T) map[string]*env.Model {
 		out["correction-"+string(mu)] = correctionModel(t, modcorr.Params{P: 4, Faults: 1, Tree: corrsm.Tree{Kind: corrsm.BinomialInterleaved},
 			Correction: corrsm.Checked, Start: corrsm.Synchronized, Mutant: mu})
 	}
+	for name, m := range faultModels(t) { // faults_test.go: crash-recovery, loss, duplication
+		out[name] = m
+	}
 	for _, mu := range erasm.Mutants {
 		p := base
 		p.Mutant = mu
