@@ -13,6 +13,9 @@ func encodeFresh(m *Model, s *World) []byte {
 	b := core.AppendUint(nil, uint64(m.cfg.N))
 	b = s.crashed.AppendBinary(b)
 	b = core.AppendUint(b, uint64(s.clock))
+	if m.faulty() {
+		b = m.appendFaults(b, s) // faults.go
+	}
 	enc := m.schedEnc[s.alt]
 	each(s.root, m.height, 0, func(i int, p *proc) bool {
 		b = appendProc(b, p, enc[i], m.cfg.Timing)
