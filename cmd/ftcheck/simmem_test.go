@@ -245,3 +245,27 @@ func TestCgroupSimulateStops(t *testing.T) {
 		t.Errorf("the bound does not come from the child cgroup: %q", doc.From)
 	}
 }
+
+// TestSimulateRefusesWhatCannotFit: a simulation whose one run needs more
+// than the memory bound up front is refused at once, in one line that says
+// how much it needs and what to lower, with exit 2, before it allocates.
+func TestSimulateRefusesWhatCannotFit(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"correction", "--P", "4194304", "--max-memory", "64"}, "--P 4194304: needs about "},
+		{[]string{"correction", "--P", "1048576", "--runs", "100", "--fault-rate", "0.01", "--max-memory", "1000"}, "--P 1048576: needs about "},
+		{[]string{"correction", "--P", "262144", "--svg", filepath.Join(dir, "t.svg"), "--max-memory", "1000"}, "lower --P (or drop --svg) or raise --max-memory"},
+		{[]string{"correction", "--P", "4194304", "--table1", "--max-memory", "2000"}, "--P 4194304: needs about "},
+	} {
+		start := time.Now()
+		code, out, errs := ftcheck(t, append(append([]string{"simulate"}, c.args...), "--quiet", "--out", dir)...)
+		mb := c.args[len(c.args)-1]
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) ||
+			!strings.Contains(errs, "the memory bound is "+mb+" MiB (from --max-memory); lower --P") || time.Since(start) > 5*time.Second {
+			t.Errorf("%v: exit %d after %.1fs\nstdout: %s\nstderr: %s", c.args, code, time.Since(start).Seconds(), out, errs)
+		}
+	}
+}

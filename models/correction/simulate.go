@@ -13,6 +13,7 @@ import (
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/models/internal/flagcheck"
 	"github.com/ftkernel/ftkernel/registry"
+	corrsm "github.com/ftkernel/ftkernel/statemachine/correction"
 )
 
 func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
@@ -52,10 +53,27 @@ func simulateCorrection(fs *flag.FlagSet) registry.SimBuilder {
 		case (*table1 || *sec43 || *fig1b) && p.Gossip != nil:
 			return nil, fmt.Errorf("--table1, --section43 and --fig1b choose their own trees: not with --tree gossip")
 		case *table1, *sec43, *fig1b:
+			q := p
+			if *sec43 {
+				q.Correction = corrsm.OptimizedOpportunistic
+			}
+			if err := registry.CheckFits(ctx, simMemory(q, o, campaignWorkers(*runs), true, false), "--P"); err != nil {
+				return nil, fmt.Errorf("--P %d: %w", p.P, err)
+			}
 			return paperCampaign(ctx, p, L, o, int64(*g), *overlap, pr, *runs, *seed, *table1, *sec43, *fig1b, progress)
 		}
 		if p.Gossip != nil {
 			p.Gossip.Seed = *seed
+		}
+		workers, lower := 1, "--P"
+		if *rate > 0 || *runs > 1 {
+			workers = campaignWorkers(*runs)
+		}
+		if *svg != "" {
+			lower = "--P (or drop --svg)"
+		}
+		if err := registry.CheckFits(ctx, simMemory(p, o, workers, false, *svg != ""), lower); err != nil {
+			return nil, fmt.Errorf("--P %d: %w", p.P, err)
 		}
 		cs, err := NewCorrSim(p, L, o, int64(*g), *overlap, pr)
 		if err != nil {
