@@ -15,8 +15,9 @@ type CountParams struct {
 	Kind  el.Kind
 	F     int
 	Procs int
-	// Experimental is the §5.3.1 deployment of Parallel Paxos.
-	Experimental bool
+	// Experimental is the §5.3.1 deployment; SeparateLearners its
+	// 6-node reading for Classic (el.Config).
+	Experimental, SeparateLearners bool
 	// AllAcceptors lets every acceptor take part; by default only the
 	// f+1 acceptors of a quorum do (Table 5.1's caption: "com um quorum
 	// de acceptors"): messages to the others are held, never delivered,
@@ -59,21 +60,11 @@ type Counts struct {
 
 // config is the deployment of cp with the Paxos adapter.
 func (cp CountParams) config() el.Config {
-	c := el.Config{Kind: cp.Kind, Procs: cp.Procs, F: cp.F, Experimental: cp.Experimental}
+	c := el.Config{Kind: cp.Kind, Procs: cp.Procs, F: cp.F, Experimental: cp.Experimental, SeparateLearners: cp.SeparateLearners}
 	if c.Kind != el.Centralized {
 		c.Consensus = Paxos{}
 	}
 	return c
-}
-
-// acceptors lists the global ranks of the logger nodes hosting acceptors,
-// in the order a quorum is taken (the coordinator's first).
-func acceptorNodes(c el.Config) []core.Rank {
-	var out []core.Rank
-	for l := range c.Loggers() {
-		out = append(out, core.Rank(c.Procs+l))
-	}
-	return out
 }
 
 // flightMsg is a message in flight in a counting run.
@@ -213,34 +204,42 @@ func Count(cp CountParams) (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
-	accs := acceptorNodes(c)
 	var down core.Rank = core.NoRank
 	switch {
 	case cp.CoordinatorChange:
 		if c.Kind != el.Classic {
 			return Counts{}, fmt.Errorf("a coordinator change is measured for Classic Paxos only: Parallel's coordinator is its application process")
 		}
-		down = accs[0]
+		down = c.Coordinator(0)
 	case cp.FailAcceptor:
 		if c.Kind == el.Centralized {
 			return Counts{}, fmt.Errorf("the centralized logger has no acceptor")
 		}
-		down = accs[0]
-		if c.Kind == el.Classic {
-			down = accs[1] // R1: R0 coordinates
-		}
+		down = c.OneAcceptor(0) // an acceptor that does not coordinate
 	}
 	// The quorum: the first f+1 acceptors that are up (for Parallel's
-	// Table 5.1 deployment, the co-located one and the first f nodes).
+	// Table 5.1 deployment, the co-located one and the first f nodes),
+	// with their learners when these are nodes of their own; a dedicated
+	// coordinator takes part.
 	if c.Kind != el.Centralized && !cp.AllAcceptors {
-		need := cp.F + 1
-		if c.Kind == el.Parallel && !c.Experimental {
-			need = cp.F
-		}
+		accs := c.AcceptorRanks(0)
+		learners := c.LearnerRanks(0)
 		in := map[core.Rank]bool{}
-		for _, a := range accs {
-			if a != down && len(in) < need {
-				in[a] = true
+		for l := range c.Loggers() {
+			q := core.Rank(c.Procs + l)
+			if !slices.Contains(accs, q) && !slices.Contains(learners, q) {
+				in[q] = true
+			}
+		}
+		took := 0
+		for k, a := range accs {
+			if a == down || took == cp.F+1 {
+				continue
+			}
+			took++
+			in[a] = true
+			if c.SeparateLearners {
+				in[learners[k]] = true
 			}
 		}
 		r.held = func(to core.Rank) bool { return int(to) >= c.Procs && !in[to] }

@@ -34,3 +34,22 @@ func TestTable51(t *testing.T) {
 		}
 	}
 }
+
+func TestCountsPrint(t *testing.T) {
+	if testing.Short() {
+		t.Skip()
+	}
+	for _, cp := range []CountParams{
+		{Kind: el.Classic, Experimental: true}, {Kind: el.Classic, Experimental: true, AllAcceptors: true},
+		{Kind: el.Classic, Experimental: true, SeparateLearners: true}, {Kind: el.Classic, Experimental: true, SeparateLearners: true, AllAcceptors: true},
+		{Kind: el.Parallel, Experimental: true}, {Kind: el.Parallel, Experimental: true, AllAcceptors: true},
+		{Kind: el.Classic, FailAcceptor: true}, {Kind: el.Parallel, FailAcceptor: true}, {Kind: el.Classic, CoordinatorChange: true},
+	} {
+		cp.F, cp.Procs, cp.Dets = 1, 2, 2
+		c, err := Count(cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%+v: %+v %s", cp, c, c.KindsString())
+	}
+}

@@ -109,13 +109,20 @@ type Config struct {
 	Procs int
 	// F is the number of acceptor failures tolerated (2f+1 acceptors).
 	F int
-	// Experimental is the §5.3.1 deployment of Parallel Paxos: the
+	// Experimental is the §5.3.1 deployment. Parallel Paxos: the
 	// application process is its sequence's proposer and learner only,
 	// and the 2f+1 acceptors of every sequence run on 2f+1 dedicated
-	// logger nodes (node k hosts acceptor k of every sequence). Without
+	// logger nodes (node k hosts acceptor k of every sequence); without
 	// it (Table 5.1's deployment) the coordinator-acceptor is the
 	// application process and 2f logger nodes host the other acceptors.
-	Experimental bool
+	// Classic Paxos: "um proposer em um nodo dedicado e três acceptors …
+	// e três learners; cada acceptor e learner executa em 1 nodo
+	// dedicado": the coordinator is a proposer on a node of its own, not
+	// an acceptor, and 2f+1 nodes each hold an acceptor and a learner
+	// (SeparateLearners: 2f+1 nodes for the acceptors and 2f+1 more for
+	// the learners, the other reading of the sentence).
+	Experimental     bool
+	SeparateLearners bool
 	// Consensus builds the Paxos machines (nil for Centralized).
 	Consensus Consensus
 	// Mutant selects a broken variant (tests only): see Mutants.
@@ -142,8 +149,11 @@ func (c Config) Validate() error {
 	if c.Kind != Centralized && c.Consensus == nil {
 		return fmt.Errorf("eventlogger: the %v logger needs a Consensus", c.Kind)
 	}
-	if c.Experimental && c.Kind != Parallel {
-		return fmt.Errorf("eventlogger: the experimental deployment is Parallel Paxos's")
+	if c.Experimental && c.Kind == Centralized {
+		return fmt.Errorf("eventlogger: the centralized logger has one deployment")
+	}
+	if c.SeparateLearners && (c.Kind != Classic || !c.Experimental) {
+		return fmt.Errorf("eventlogger: separate learner nodes are a reading of Classic's experimental deployment")
 	}
 	if c.Mutant != mutant.None && c.Mutant != MutantRetrieveOneAcceptor {
 		return fmt.Errorf("eventlogger: unknown mutant %q", c.Mutant)
@@ -159,6 +169,12 @@ func (c Config) Loggers() int {
 	case Centralized:
 		return 1
 	case Classic:
+		switch {
+		case c.SeparateLearners:
+			return 1 + 2*(2*c.F+1)
+		case c.Experimental:
+			return 1 + 2*c.F + 1
+		}
 		return 2*c.F + 1
 	}
 	if c.Experimental {
@@ -204,15 +220,21 @@ func (c Config) Group(s int) Group {
 	switch c.Kind {
 	case Classic:
 		k := 2*c.F + 1
-		for l := range k {
+		for l := range c.Loggers() {
 			g.Global = append(g.Global, core.Rank(c.Procs+l))
 		}
 		for p := range c.Procs {
 			g.Global = append(g.Global, core.Rank(p))
 		}
 		g.Proposers = acc(0, len(g.Global))
-		g.Acceptors = acc(0, k)
-		g.Learners = acc(0, k)
+		switch {
+		case c.SeparateLearners:
+			g.Acceptors, g.Learners = acc(1, k+1), acc(k+1, 2*k+1)
+		case c.Experimental:
+			g.Acceptors, g.Learners = acc(1, k+1), acc(1, k+1)
+		default:
+			g.Acceptors, g.Learners = acc(0, k), acc(0, k)
+		}
 	case Parallel:
 		g.Global = []core.Rank{core.Rank(s)}
 		for l := range c.Loggers() {
@@ -232,7 +254,34 @@ func (c Config) Group(s int) Group {
 // OneAcceptor is the acceptor the mutant retrieve-since-one-acceptor
 // reads (local rank 1 of the group: an acceptor that is not the
 // coordinator), as a global rank.
-func (c Config) OneAcceptor(s int) core.Rank { return c.Group(s).Global[1] }
+func (c Config) OneAcceptor(s int) core.Rank {
+	g := c.Group(s)
+	a := g.Acceptors[0]
+	if a == g.Proposers[0] {
+		a = g.Acceptors[1]
+	}
+	return g.Global[a]
+}
+
+// LearnerRanks are the global ranks of sequence s's learners.
+func (c Config) LearnerRanks(s int) []core.Rank {
+	g := c.Group(s)
+	var out []core.Rank
+	for _, l := range g.Learners {
+		out = append(out, g.Global[l])
+	}
+	return out
+}
+
+// AcceptorRanks are the global ranks of sequence s's acceptors.
+func (c Config) AcceptorRanks(s int) []core.Rank {
+	g := c.Group(s)
+	var out []core.Rank
+	for _, l := range g.Acceptors {
+		out = append(out, g.Global[l])
+	}
+	return out
+}
 
 // Coordinator is the initial coordinator of sequence s (global rank).
 func (c Config) Coordinator(s int) core.Rank { return c.Group(s).Global[0] }

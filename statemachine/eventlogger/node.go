@@ -263,8 +263,8 @@ func (n *Node) returned(k int, i uint64, out []core.Effect) []core.Effect {
 	// before it is what the read sees.
 	n.cur.Inst, n.cur.Wait = i, true
 	if n.cfg.Kind == Classic {
-		for r := range 2*n.cfg.F + 1 {
-			out = append(out, core.Send(core.Rank(n.cfg.Procs+r), Msg{K: MsgLogReq, Proc: n.rank, ID: n.cur.ID, Inst: i}))
+		for _, r := range n.cfg.LearnerRanks(0) {
+			out = append(out, core.Send(r, Msg{K: MsgLogReq, Proc: n.rank, ID: n.cur.ID, Inst: i}))
 		}
 	}
 	return out
