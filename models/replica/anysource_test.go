@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"os"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -51,5 +52,46 @@ func TestAnySourceCounterexample(t *testing.T) {
 	res := search(t, Params{Program: "gather-sum", Procs: 3, Degrees: []int{1, 1, 2}}, checker.Options{})
 	if len(res.Violations) > 0 || !res.Complete {
 		t.Fatalf("gather-sum: %v", res.Violations[0].Violation)
+	}
+}
+
+// TestAnySourcePayloadDivergence is §4.3's ANY_SOURCE divergence carried
+// across a failover (any-source-reply, P0 alone, P1 and P2 with two
+// replicas, one crash, FIFO): P2's master takes 1 then 20 and sends −19
+// to P1 under MID (0,2,1,0,0), reaching p1 only, and crashes; P2's other
+// replica took 20 then 1 and, master now, sends 19 under the same MID to
+// p2. Replica consistency (payload-agreement) fails: after 21 steps
+// depth-first with persistent sets, after 17 (shortest) breadth-first
+// (400,006 states; FTKERNEL_LONG=1). Without a crash it holds. The
+// programs without a send after an ANY_SOURCE receive keep it
+// (TestAnySourceCounterexample: only total order and equivalence fail).
+func TestAnySourcePayloadDivergence(t *testing.T) {
+	p := Params{Program: AnySourceReply, Procs: 3, Degree: 2, Crashes: 1, Network: env.FIFO}
+	only := []string{PayloadAgreement}
+	runs := []struct {
+		opt   checker.Options
+		steps int
+	}{{checker.Options{Properties: only, Mode: checker.DepthFirst, POR: true}, 21}}
+	if os.Getenv("FTKERNEL_LONG") == "1" {
+		runs = append(runs, struct {
+			opt   checker.Options
+			steps int
+		}{checker.Options{Properties: only}, 17})
+	}
+	for _, r := range runs {
+		res := search(t, p, r.opt)
+		if len(res.Violations) == 0 {
+			t.Fatalf("payload-agreement holds on %d states (complete=%v)", res.States, res.Complete)
+		}
+		v := res.Violations[0]
+		t.Logf("%s after %d steps (%d states): %s", v.Violation.Property, len(v.Steps), res.States, v.Violation.Message)
+		if v.Violation.Property != PayloadAgreement || len(v.Steps) != r.steps {
+			t.Fatalf("%s after %d steps, want payload-agreement after %d", v.Violation.Property, len(v.Steps), r.steps)
+		}
+	}
+	// Without a crash the master's one send reaches both replicas of P1.
+	p.Crashes = 0
+	if res := search(t, p, checker.Options{Properties: only}); len(res.Violations) > 0 || !res.Complete {
+		t.Fatalf("no crash: %v", violations(res))
 	}
 }

@@ -59,6 +59,9 @@ var firstCaught = []firstCase{
 	{QueueDrained, string(sm.MutantHistoryNotConsulted), "--program ping-pong --procs 2 --degree 2 --replicate-rank0 --crashes 1", 15, "", false},
 	// Every replica sends: 4 DATA and 2 COMMIT instead of 2 and 1.
 	{SendCost, string(sm.MutantNonMasterSends), "--program gather-sum --procs 2 --degree 2 --replicate-rank0 --crashes 0", 14, "", false},
+	// Both sends get (0,0,2,9,0); unordered, p3 gets the second first and
+	// p4 the first: one MID, payloads 2 and 1.
+	{PayloadAgreement, string(sm.MutantMIDWithoutTime), "--program mid-example --procs 3 --degree 2 --crashes 0 --network unordered", 7, "", false},
 }
 
 // TestFirstCaught: each mutant's shortest counterexample first violates

@@ -18,7 +18,7 @@ import (
 
 // Params are the parameters of a replica model.
 type Params struct {
-	Program        string // a name of sm.ProgramNames
+	Program        string // a name of ProgramNames
 	Procs          int    // logical processes P
 	Degree         int    // replication degree r
 	Rounds         int    // ping-pong exchanges (others ignore it); 0 means 1
@@ -56,7 +56,7 @@ func NewModel(p Params) (*Model, error) {
 	progs := p.Programs
 	if progs == nil {
 		var err error
-		if progs, err = sm.Programs(p.Program, p.Procs, p.Rounds); err != nil {
+		if progs, err = programs(p.Program, p.Procs, p.Rounds); err != nil {
 			return nil, err
 		}
 	}

@@ -21,6 +21,9 @@ const (
 	BackupDrained = "backup-drained"
 	QueueDrained  = "queue-drained"
 	SendCost      = "send-cost"
+	// PayloadAgreement is replica consistency: replicas that deliver one
+	// MID deliver one payload.
+	PayloadAgreement = "payload-agreement"
 )
 
 // Properties are the replica model's properties for a layout, its programs
@@ -157,6 +160,29 @@ func Properties(l sm.Layout, progs []sm.Program, ref *Reference) []checker.Prope
 				}
 				return nil
 			}},
+		{Name: PayloadAgreement, Kind: checker.Invariant,
+			Doc: "replicas that deliver the same MID deliver the same payload: the replicas of a logical process read one message under one MID (replica consistency; crashed replicas included)",
+			Check: func(w *env.World) error {
+				var seen []sm.Delivery
+				var who []core.Rank
+				for r := range w.N() {
+					for _, rec := range w.History(core.Rank(r)) {
+						if rec.Kind != core.EffDeliver {
+							continue
+						}
+						d := rec.Value.(sm.Delivery)
+						i := slices.IndexFunc(seen, func(s sm.Delivery) bool { return s.MID == d.MID })
+						if i < 0 {
+							seen, who = append(seen, d), append(who, core.Rank(r))
+						} else if seen[i].Payload != d.Payload {
+							return fmt.Errorf("%v delivered %v with payload %d, %v with payload %d", who[i], d.MID, seen[i].Payload, core.Rank(r), d.Payload)
+						}
+					}
+				}
+				return nil
+			},
+			// Stable: deliveries only grow.
+			Stable: true},
 	}
 }
 

@@ -35,7 +35,7 @@ type replicaFlags struct {
 
 func bindReplica(fs *flag.FlagSet) *replicaFlags {
 	f := &replicaFlags{fs: fs}
-	fs.StringVar(&f.program, "program", "ping-pong", "program: "+strings.Join(sm.ProgramNames, "|"))
+	fs.StringVar(&f.program, "program", "ping-pong", "program: "+strings.Join(ProgramNames, "|"))
 	fs.IntVar(&f.procs, "procs", 2, fmt.Sprintf("logical processes P (ranks 0..P-1 of the program), 1 … %d", MaxProcs))
 	fs.IntVar(&f.degree, "degree", 2, fmt.Sprintf("replication degree r (replicas per logical process), 1 … %d", MaxDegree))
 	fs.IntVar(&f.crashes, "crashes", 1, "crash budget F: at most this many replicas crash, at any step, 0 … replicas-1")
