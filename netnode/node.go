@@ -1,0 +1,560 @@
+package netnode
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// Config is what a Node needs. Rank, Peers, Listener, Machine and Decode
+// are required.
+type Config struct {
+	// Rank is this process, 0 … len(Peers)-1.
+	Rank core.Rank
+	// Peers[q] is the loopback address ("127.0.0.1:port") rank q listens
+	// on; Peers[Rank] is this node's own (not dialled).
+	Peers []string
+	// Listener accepts the peers' connections; Listen makes one on
+	// 127.0.0.1. The node closes it when Run returns.
+	Listener net.Listener
+	// Machine is the protocol node, stepped only by the Node from now on.
+	Machine core.Machine
+	// Decode reads a message's canonical encoding (the protocol's
+	// decoder, which rejects malformed bytes with an error).
+	Decode func([]byte) (core.Message, error)
+	// TimeUnit is the real duration of one protocol time unit, the unit
+	// of EffSetTimer's Delay (default 1 ms).
+	TimeUnit time.Duration
+	// Detector reports failed peers (nil: none).
+	Detector Detector
+	// Trace receives the log: a header line, then one Record per Step
+	// (nil: no log). After each line the node calls Flush if Trace has
+	// one (a *bufio.Writer), before the step's effects are carried out.
+	Trace io.Writer
+	// Meta is written in the header line (Header.Meta), e.g. the model
+	// and its parameters.
+	Meta json.RawMessage
+	// Outputs receives every EffDecide, EffReturn, EffDeliver and
+	// EffSuspect effect, in order, on the stepping goroutine, after the
+	// step's log line (nil: dropped). It must not block for long; it may
+	// call Node.Call.
+	Outputs func(core.Effect)
+	// Logf reports what went wrong with a connection (nil: log.Printf).
+	Logf func(format string, args ...any)
+	// MaxFrame bounds a frame's length (default DefaultMaxFrame).
+	MaxFrame int
+}
+
+// Detector is a failure detector: Run calls suspect(q) when it finds peer q
+// dead, until ctx is done. Node calls Run once, on its own goroutine, from
+// Node.Run.
+type Detector interface {
+	Run(ctx context.Context, suspect func(core.Rank))
+}
+
+// Perfect is the perfect failure detector of a test harness: the harness,
+// which killed a process and saw it die, reports it with Report.
+type Perfect struct {
+	ch chan core.Rank
+}
+
+// NewPerfect returns a Perfect detector.
+func NewPerfect() *Perfect { return &Perfect{ch: make(chan core.Rank, 64)} }
+
+// Report tells the node that q is dead. It blocks only when 64 reports
+// are waiting for a node that is not running.
+func (d *Perfect) Report(q core.Rank) { d.ch <- q }
+
+// Run passes every report to suspect until ctx is done.
+func (d *Perfect) Run(ctx context.Context, suspect func(core.Rank)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case q := <-d.ch:
+			suspect(q)
+		}
+	}
+}
+
+// Listen opens a TCP listener on 127.0.0.1 with a port the system picks.
+func Listen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
+
+// Loopback reports whether addr ("host:port") names a loopback IP address
+// (127.0.0.0/8 or ::1); host names, even "localhost", are refused.
+func Loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// Node runs one machine on the network.
+type Node struct {
+	cfg  Config
+	n    int
+	logf func(string, ...any)
+
+	mu      sync.Mutex
+	inbox   []item
+	wake    chan struct{}
+	in      map[core.Rank]net.Conn // accepted, hello received
+	conns   map[net.Conn]bool      // every open accepted connection
+	helloed chan struct{}          // closed once every peer said hello
+	out     []*outbox              // per peer (nil for Rank)
+	closed  bool
+	wg      sync.WaitGroup
+
+	// Owned by the stepping goroutine.
+	clock, seq uint64
+	suspected  core.RankSet
+	timers     map[uint64]uint64 // id → generation armed
+	gen        uint64
+	effs       []core.Effect
+}
+
+// item is one event waiting to be stepped.
+type item struct {
+	ev    core.Event
+	clock uint64 // receive: the sender's clock
+	gen   uint64 // timer: the generation armed
+}
+
+// New checks cfg and returns a node; Connect, then Run, start it.
+func New(cfg Config) (*Node, error) {
+	n := len(cfg.Peers)
+	switch {
+	case n == 0 || !cfg.Rank.Valid(n):
+		return nil, fmt.Errorf("netnode: rank %v of %d peers", cfg.Rank, n)
+	case cfg.Listener == nil || cfg.Machine == nil || cfg.Decode == nil:
+		return nil, errors.New("netnode: Listener, Machine and Decode are required")
+	case !Loopback(cfg.Listener.Addr().String()):
+		return nil, fmt.Errorf("netnode: listener %s is not on a loopback address", cfg.Listener.Addr())
+	}
+	for q, a := range cfg.Peers {
+		if core.Rank(q) != cfg.Rank && !Loopback(a) {
+			return nil, fmt.Errorf("netnode: peer %d at %q is not a loopback IP address", q, a)
+		}
+	}
+	if cfg.TimeUnit <= 0 {
+		cfg.TimeUnit = time.Millisecond
+	}
+	if cfg.MaxFrame <= 0 {
+		cfg.MaxFrame = DefaultMaxFrame
+	}
+	nd := &Node{cfg: cfg, n: n, logf: cfg.Logf, wake: make(chan struct{}, 1),
+		in: map[core.Rank]net.Conn{}, conns: map[net.Conn]bool{}, helloed: make(chan struct{}),
+		out: make([]*outbox, n), timers: map[uint64]uint64{}}
+	if nd.logf == nil {
+		nd.logf = log.Printf
+	}
+	if n == 1 {
+		close(nd.helloed)
+	}
+	return nd, nil
+}
+
+// Connect accepts the peers' connections and dials every peer, until each
+// direction of each pair is connected or ctx is done. Messages that arrive
+// before Run are kept for it. It starts the accept loop, which goes on
+// (closing connections that fail their hello) until Run returns.
+func (nd *Node) Connect(ctx context.Context) error {
+	nd.wg.Add(1)
+	go nd.accept()
+	if err := nd.writeHeader(); err != nil {
+		return err
+	}
+	for q := range nd.n {
+		if core.Rank(q) == nd.cfg.Rank {
+			continue
+		}
+		var d net.Dialer
+		var c net.Conn
+		var err error
+		for {
+			c, err = d.DialContext(ctx, "tcp", nd.cfg.Peers[q])
+			if err == nil || ctx.Err() != nil {
+				break
+			}
+			select { // the peer may not listen yet
+			case <-ctx.Done():
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("netnode: dial p%d: %w", q, err)
+		}
+		ob := &outbox{conn: c, wake: make(chan struct{}, 1)}
+		ob.queue = AppendFrame(nil, AppendHello(nil, nd.cfg.Rank, nd.n))
+		nd.mu.Lock()
+		nd.out[q] = ob
+		nd.mu.Unlock()
+		nd.wg.Add(1)
+		go ob.run(&nd.wg)
+		ob.signal()
+	}
+	select {
+	case <-nd.helloed:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("netnode: p%d: waiting for the peers' connections: %w", nd.cfg.Rank, ctx.Err())
+	}
+}
+
+// Call makes the local call in: the machine steps core.Call(in). It never
+// blocks; the call is stepped after the events already waiting.
+func (nd *Node) Call(in core.Input) { nd.push(item{ev: core.Call(in)}) }
+
+func (nd *Node) push(it item) {
+	nd.mu.Lock()
+	nd.inbox = append(nd.inbox, it)
+	nd.mu.Unlock()
+	select {
+	case nd.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run steps the machine until ctx is done, then closes every connection and
+// the listener and returns nil; or it returns the error of writing the log
+// (no effect of that step is carried out). Call Connect first.
+func (nd *Node) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer nd.shutdown()
+	defer cancel()
+	if d := nd.cfg.Detector; d != nil {
+		nd.wg.Add(1)
+		go func() {
+			defer nd.wg.Done()
+			d.Run(ctx, func(q core.Rank) { nd.push(item{ev: core.Suspect(q)}) })
+		}()
+	}
+	for {
+		nd.mu.Lock()
+		batch := nd.inbox
+		nd.inbox = nil
+		nd.mu.Unlock()
+		for _, it := range batch {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if err := nd.step(it); err != nil {
+				return err
+			}
+		}
+		if len(batch) > 0 {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-nd.wake:
+		}
+	}
+}
+
+// step steps one event: machine, log line, then effects.
+func (nd *Node) step(it item) error {
+	ev := it.ev
+	switch ev.Kind {
+	case core.EvTimer:
+		if g, ok := nd.timers[ev.Timer]; !ok || g != it.gen {
+			return nil // re-armed since, or already fired
+		}
+		delete(nd.timers, ev.Timer)
+	case core.EvSuspect:
+		if !ev.Peer.Valid(nd.n) || nd.suspected.Has(ev.Peer) {
+			return nil
+		}
+		nd.suspected.Add(ev.Peer)
+		nd.closeOut(ev.Peer)
+	}
+	if ev.Kind == core.EvReceive {
+		nd.clock = max(nd.clock, it.clock)
+	}
+	nd.clock++
+	nd.seq++
+	effs, err := nd.cfg.Machine.Step(ev, nd.effs[:0])
+	rec := Record{Seq: nd.seq, Clock: nd.clock, Time: time.Now().UnixNano(), Event: EncodeEvent(ev), Effects: []EffectRecord{}}
+	if err != nil {
+		rec.Err = err.Error()
+		effs = effs[:0]
+	}
+	for _, e := range effs {
+		rec.Effects = append(rec.Effects, EncodeEffect(e))
+	}
+	if err := nd.writeLine(rec); err != nil {
+		return err
+	}
+	for _, e := range effs {
+		switch e.Kind {
+		case core.EffSend:
+			nd.send(e.To, e.Msg)
+		case core.EffSetTimer:
+			nd.gen++
+			g, id := nd.gen, e.Timer
+			nd.timers[id] = g
+			time.AfterFunc(time.Duration(e.Delay)*nd.cfg.TimeUnit, func() { nd.push(item{ev: core.Timer(id), gen: g}) })
+		default:
+			if nd.cfg.Outputs != nil {
+				nd.cfg.Outputs(e)
+			}
+		}
+	}
+	nd.effs = effs[:0]
+	return nil
+}
+
+func (nd *Node) send(to core.Rank, m core.Message) {
+	if to == nd.cfg.Rank {
+		nd.push(item{ev: core.Receive(to, m), clock: nd.clock})
+		return
+	}
+	if !to.Valid(nd.n) {
+		nd.logf("netnode: p%d: send to %v: no such rank", nd.cfg.Rank, to)
+		return
+	}
+	nd.mu.Lock()
+	ob := nd.out[to]
+	nd.mu.Unlock()
+	if ob != nil {
+		ob.add(AppendFrame(nil, AppendData(nil, nd.clock, m)))
+	}
+}
+
+func (nd *Node) writeHeader() error {
+	if nd.cfg.Trace == nil {
+		return nil
+	}
+	h := Header{Rank: nd.cfg.Rank, N: nd.n, TimeUnit: int64(nd.cfg.TimeUnit), Start: time.Now().UnixNano(), Meta: nd.cfg.Meta}
+	b, err := json.Marshal(struct {
+		Header Header `json:"header"`
+	}{h})
+	if err != nil {
+		return err
+	}
+	return nd.write(b)
+}
+
+func (nd *Node) writeLine(r Record) error {
+	if nd.cfg.Trace == nil {
+		return nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return nd.write(b)
+}
+
+// write writes one line and flushes it to the operating system.
+func (nd *Node) write(b []byte) error {
+	if _, err := nd.cfg.Trace.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("netnode: log: %w", err)
+	}
+	if f, ok := nd.cfg.Trace.(interface{ Flush() error }); ok {
+		if err := f.Flush(); err != nil {
+			return fmt.Errorf("netnode: log: %w", err)
+		}
+	}
+	return nil
+}
+
+// accept takes connections until the listener closes.
+func (nd *Node) accept() {
+	defer nd.wg.Done()
+	for {
+		c, err := nd.cfg.Listener.Accept()
+		if err != nil {
+			return
+		}
+		nd.mu.Lock()
+		if nd.closed {
+			nd.mu.Unlock()
+			c.Close()
+			return
+		}
+		nd.conns[c] = true
+		nd.wg.Add(1)
+		nd.mu.Unlock()
+		go nd.read(c)
+	}
+}
+
+// read reads a hello, then messages, from c; it closes c on the first
+// malformed frame.
+func (nd *Node) read(c net.Conn) {
+	defer nd.wg.Done()
+	defer func() {
+		nd.mu.Lock()
+		delete(nd.conns, c)
+		nd.mu.Unlock()
+		c.Close()
+	}()
+	var from core.Rank = core.NoRank
+	err := readPeer(bufio.NewReader(c), nd.cfg.MaxFrame, nd.cfg.Decode,
+		func(b []byte) error {
+			var err error
+			from, err = nd.hello(b, c)
+			return err
+		},
+		func(clock uint64, m core.Message) { nd.push(item{ev: core.Receive(from, m), clock: clock}) })
+	if !errors.Is(err, io.EOF) && !nd.isClosed() {
+		nd.logf("netnode: p%d: connection from %v (%s) closed: %v", nd.cfg.Rank, from, c.RemoteAddr(), err)
+	}
+}
+
+// readPeer reads one connection: a hello frame, given to hello, then
+// message frames, each given to deliver, until the first error: io.EOF at
+// a frame boundary, an I/O error, or a malformed frame (ErrFrame).
+func readPeer(r *bufio.Reader, maxFrame int, decode func([]byte) (core.Message, error), hello func([]byte) error, deliver func(uint64, core.Message)) error {
+	b, err := ReadFrame(r, maxFrame)
+	if err != nil {
+		return err
+	}
+	if err := hello(b); err != nil {
+		return err
+	}
+	for {
+		b, err := ReadFrame(r, maxFrame)
+		if err != nil {
+			return err
+		}
+		clock, m, err := DecodeData(b, decode)
+		if err != nil {
+			return err
+		}
+		deliver(clock, m)
+	}
+}
+
+// hello reads the first frame and registers the connection as the peer's.
+func (nd *Node) hello(b []byte, c net.Conn) (core.Rank, error) {
+	from, err := DecodeHello(b, nd.n)
+	if err != nil {
+		return core.NoRank, err
+	}
+	nd.mu.Lock()
+	defer nd.mu.Unlock()
+	if from == nd.cfg.Rank {
+		return core.NoRank, fmt.Errorf("%w: hello from this node's own rank", ErrFrame)
+	}
+	if _, dup := nd.in[from]; dup {
+		return core.NoRank, fmt.Errorf("%w: a second connection from p%d", ErrFrame, from)
+	}
+	nd.in[from] = c
+	if len(nd.in) == nd.n-1 {
+		close(nd.helloed)
+	}
+	return from, nil
+}
+
+func (nd *Node) isClosed() bool {
+	nd.mu.Lock()
+	defer nd.mu.Unlock()
+	return nd.closed
+}
+
+func (nd *Node) closeOut(q core.Rank) {
+	nd.mu.Lock()
+	ob := nd.out[q]
+	nd.out[q] = nil
+	nd.mu.Unlock()
+	if ob != nil {
+		ob.close()
+	}
+}
+
+// shutdown closes the listener and every connection and waits for the
+// node's goroutines.
+func (nd *Node) shutdown() {
+	nd.mu.Lock()
+	nd.closed = true
+	for c := range nd.conns {
+		c.Close()
+	}
+	outs := nd.out
+	nd.out = make([]*outbox, nd.n)
+	nd.mu.Unlock()
+	nd.cfg.Listener.Close()
+	for _, ob := range outs {
+		if ob != nil {
+			ob.close()
+		}
+	}
+	nd.wg.Wait()
+}
+
+// outbox is the writing side of one connection: frames queued by the
+// stepping goroutine, written by the outbox's own goroutine, so that a
+// slow peer never blocks a Step.
+type outbox struct {
+	conn  net.Conn
+	mu    sync.Mutex
+	queue []byte
+	done  bool
+	wake  chan struct{}
+}
+
+func (o *outbox) add(frame []byte) {
+	o.mu.Lock()
+	if !o.done {
+		o.queue = append(o.queue, frame...)
+	}
+	o.mu.Unlock()
+	o.signal()
+}
+
+func (o *outbox) signal() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+// close drops what is queued and closes the connection, which also ends
+// a write blocked on a peer that stopped reading.
+func (o *outbox) close() {
+	o.mu.Lock()
+	o.done = true
+	o.queue = nil
+	o.mu.Unlock()
+	o.conn.Close()
+	o.signal()
+}
+
+func (o *outbox) run(wg *sync.WaitGroup) {
+	defer wg.Done()
+	defer o.conn.Close()
+	for range o.wake {
+		o.mu.Lock()
+		b, done := o.queue, o.done
+		o.queue = nil
+		o.mu.Unlock()
+		if len(b) > 0 {
+			if _, err := o.conn.Write(b); err != nil {
+				// The peer is gone (or the node is closing): later
+				// messages to it are lost, as messages to a crashed
+				// process are. The detector, not the socket, says
+				// whether it died.
+				o.close()
+				return
+			}
+		}
+		if done {
+			return
+		}
+	}
+}
