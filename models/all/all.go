@@ -8,6 +8,7 @@ import (
 	// Each model registers itself from its init.
 	_ "github.com/ftkernel/ftkernel/models/correction"
 	_ "github.com/ftkernel/ftkernel/models/era"
+	_ "github.com/ftkernel/ftkernel/models/eventlogger"
 	_ "github.com/ftkernel/ftkernel/models/gossipfd"
 	_ "github.com/ftkernel/ftkernel/models/replica"
 	_ "github.com/ftkernel/ftkernel/models/ringfd"

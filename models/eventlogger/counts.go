@@ -55,7 +55,11 @@ type Counts struct {
 	// coordinators' phase 1, and after a coordinator change the
 	// takeover's.
 	Setup int `json:"setup_messages"`
-	Saves int `json:"saves_measured"`
+	// BusiestLogger is the logger node that sends and receives the most
+	// network messages per determinant, and that number.
+	BusiestLogger     core.Rank `json:"busiest_logger"`
+	BusiestLoggerMsgs float64   `json:"busiest_logger_messages_per_determinant"`
+	Saves             int       `json:"saves_measured"`
 }
 
 // config is the deployment of cp with the Paxos adapter.
@@ -91,6 +95,7 @@ type runner struct {
 	sent    int
 	kinds   map[int]string
 	used    map[core.Rank]bool
+	handled []int         // network messages sent or received, per rank
 	returns []core.Effect // returns of the last step
 }
 
@@ -101,7 +106,7 @@ func newRunner(c el.Config) (*runner, error) {
 	}
 	n := c.N()
 	return &runner{cfg: c, nodes: ns, crashed: make([]bool, n), past: make([][]int, n), depth: make([]int, n),
-		kinds: map[int]string{}, used: map[core.Rank]bool{}, held: func(core.Rank) bool { return false }}, nil
+		kinds: map[int]string{}, used: map[core.Rank]bool{}, handled: make([]int, n), held: func(core.Rank) bool { return false }}, nil
 }
 
 func (r *runner) step(p core.Rank, ev core.Event) error {
@@ -125,6 +130,7 @@ func (r *runner) step(p core.Rank, ev core.Event) error {
 				r.sent++
 				r.kinds[fm.id] = e.Msg.Kind()
 				r.used[p], r.used[e.To] = true, true
+				r.handled[p]++
 			} else {
 				fm.id = -1
 			}
@@ -148,6 +154,9 @@ func (r *runner) quiesce(onReturn func(p core.Rank, e core.Effect)) error {
 		for _, fm := range batch {
 			if r.crashed[fm.to] {
 				continue
+			}
+			if fm.id >= 0 {
+				r.handled[fm.to]++
 			}
 			r.past[fm.to] = union(r.past[fm.to], fm.past)
 			r.depth[fm.to] = max(r.depth[fm.to], fm.depth)
@@ -222,26 +231,7 @@ func Count(cp CountParams) (Counts, error) {
 	// with their learners when these are nodes of their own; a dedicated
 	// coordinator takes part.
 	if c.Kind != el.Centralized && !cp.AllAcceptors {
-		accs := c.AcceptorRanks(0)
-		learners := c.LearnerRanks(0)
-		in := map[core.Rank]bool{}
-		for l := range c.Loggers() {
-			q := core.Rank(c.Procs + l)
-			if !slices.Contains(accs, q) && !slices.Contains(learners, q) {
-				in[q] = true
-			}
-		}
-		took := 0
-		for k, a := range accs {
-			if a == down || took == cp.F+1 {
-				continue
-			}
-			took++
-			in[a] = true
-			if c.SeparateLearners {
-				in[learners[k]] = true
-			}
-		}
+		in := quorumNodes(c, cp.F, down)
 		r.held = func(to core.Rank) bool { return int(to) >= c.Procs && !in[to] }
 	}
 	// "Considera-se que os coordenadores do Paxos executaram previamente a
@@ -267,6 +257,7 @@ func Count(cp CountParams) (Counts, error) {
 		}
 	}
 	out := Counts{Setup: r.sent, Kinds: map[string]float64{}}
+	base := slices.Clone(r.handled)
 	var steps, msgs, sent int
 	for k := range cp.Dets {
 		for p := range core.Rank(c.Procs) {
@@ -307,6 +298,12 @@ func Count(cp CountParams) (Counts, error) {
 	out.Steps, out.Messages, out.Sent = float64(steps)/d, float64(msgs)/d, float64(sent)/d
 	for k := range out.Kinds {
 		out.Kinds[k] /= d
+	}
+	out.BusiestLogger = core.NoRank
+	for q := c.Procs; q < c.N(); q++ {
+		if h := float64(r.handled[q]-base[q]) / d; h > out.BusiestLoggerMsgs {
+			out.BusiestLogger, out.BusiestLoggerMsgs = core.Rank(q), h
+		}
 	}
 	out.Nodes = c.Procs
 	for q := range r.used {

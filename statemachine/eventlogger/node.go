@@ -152,13 +152,34 @@ func (n *Node) clone() *Node {
 }
 
 // Step applies one event (core.Machine). On error the node is unchanged.
+//
+// An embedded machine leaves its state unchanged when its Step fails, and
+// every event but a failure report steps at most one of them, before any
+// change of the node's own fields that could fail: so only a failure
+// report is run on a deep copy, and other events on a copy of the node's
+// own fields (a Parallel logger node embeds one machine per application
+// process, too many to copy at every step).
 func (n *Node) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
-	c := n.clone()
-	res, err := c.step(ev, out)
+	if ev.Kind == core.EvSuspect || ev.Kind == core.EvRecovered {
+		c := n.clone()
+		res, err := c.step(ev, out)
+		if err != nil {
+			return out, err
+		}
+		*n = *c
+		return res, nil
+	}
+	saved := *n
+	if n.cur != nil {
+		p := *n.cur
+		saved.cur = &p
+	}
+	saved.reads = slices.Clone(n.reads)
+	res, err := n.step(ev, out)
 	if err != nil {
+		*n = saved
 		return out, err
 	}
-	*n = *c
 	return res, nil
 }
 
