@@ -1,0 +1,640 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/registry"
+)
+
+// runHelp is the -h command that lists run's flags.
+const runHelp = "ftcheck run -h"
+
+// runScenario is what `ftcheck run MODEL` runs: the model's flags, with
+// these defaults, give every process its machine and its calls (the
+// model's schedule); seedFlag is the model flag that --seed sets.
+type runScenario struct {
+	doc      string
+	defaults [][2]string
+	seedFlag string
+}
+
+// runScenarios are the models `ftcheck run` knows a scenario for.
+var runScenarios = map[string]runScenario{
+	"era": {
+		doc: "the MPIX_Comm_agree benchmark loop: every process calls MPIX_Comm_failure_ack(); MPIX_Comm_agree(flag) " +
+			"--agreements times in a row (--op ulfm, --blocking), each call --interval after the previous one returned, " +
+			"its flags drawn from --seed",
+		defaults: [][2]string{{"op", "ulfm"}, {"blocking", "true"}, {"agreements", "20"}},
+		seedFlag: "inputs-seed",
+	},
+}
+
+func runModels() string {
+	var names []string
+	for k := range runScenarios {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// kill is one --kill RANK@DURATION.
+type kill struct {
+	Rank core.Rank     `json:"rank"`
+	At   time.Duration `json:"at_ns"`
+	// Done reports that the rank was killed; Killed is when, counted from
+	// the start of the scenario, and Dead when its exit was seen.
+	Done   bool          `json:"done"`
+	Killed time.Duration `json:"killed_ns,omitempty"`
+	Dead   time.Duration `json:"dead_ns,omitempty"`
+}
+
+type killFlag []kill
+
+func (k *killFlag) String() string {
+	var parts []string
+	for _, x := range *k {
+		parts = append(parts, fmt.Sprintf("%d@%v", x.Rank, x.At))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (k *killFlag) Set(s string) error {
+	r, d, ok := strings.Cut(s, "@")
+	if !ok {
+		return fmt.Errorf("want RANK@DURATION, e.g. 3@50ms")
+	}
+	rank, err := strconv.Atoi(r)
+	if err != nil || rank < 0 {
+		return fmt.Errorf("%q is not a rank", r)
+	}
+	at, err := time.ParseDuration(d)
+	if err != nil || at < 0 {
+		return fmt.Errorf("%q is not a duration ≥ 0", d)
+	}
+	*k = append(*k, kill{Rank: core.Rank(rank), At: at})
+	return nil
+}
+
+// runHeader is TRACE-DIR/run.json: what was run, and who was killed when.
+type runHeader struct {
+	Model    string            `json:"model"`
+	Params   map[string]string `json:"params"`
+	N        int               `json:"n"`
+	Seed     uint64            `json:"seed"`
+	Interval time.Duration     `json:"interval_ns"`
+	TimeUnit time.Duration     `json:"time_unit_ns"`
+	Start    int64             `json:"start"` // Unix nanoseconds when the scenario started
+	Kills    []kill            `json:"kills"`
+}
+
+// runHeaderFile is the run's header in a trace directory; rankLog(r) is
+// rank r's log.
+const runHeaderFile = "run.json"
+
+func rankLog(r int) string { return fmt.Sprintf("p%d.ndjson", r) }
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	var kills killFlag
+	var seed uint64
+	var deadline, interval, timeUnit time.Duration
+	var traceDir string
+	var asJSON bool
+	common := func(fs *flag.FlagSet) {
+		fs.Var(&kills, "kill", "RANK@DURATION: SIGKILL the rank that long after every process is connected and the scenario started (repeatable)")
+		fs.Uint64Var(&seed, "seed", 1, "seed of the processes' inputs")
+		fs.DurationVar(&deadline, "deadline", 30*time.Second, "every live process must have finished the scenario this long after it started (else exit 1)")
+		fs.DurationVar(&interval, "interval", 10*time.Millisecond, "pause between a return and the next call (the benchmark's loop body)")
+		fs.DurationVar(&timeUnit, "time-unit", time.Millisecond, "real duration of one protocol time unit (timers)")
+		fs.StringVar(&traceDir, "trace", "", "write the run's logs to this directory (run.json, p<rank>.ndjson) for ftcheck validate; default: a temporary directory, removed")
+		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object")
+	}
+	synopsis := "ftcheck run MODEL [model flags] [--kill RANK@DURATION …] [--seed S] [--deadline D] [--trace DIR] [--json]\n" +
+		"starts one OS process per rank on 127.0.0.1 and runs the model's scenario; models: " + runModels() + "\n" +
+		"exit 0: every live process finished and they agree; 1: they disagree, or a live process did not finish by --deadline;\n" +
+		"2: bad usage; 3: interrupted (SIGINT, SIGTERM); the children are killed in every case"
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if wantsHelp(args) {
+			fs := flag.NewFlagSet("run", flag.ContinueOnError)
+			common(fs)
+			printFlags(fs, stdout, synopsis)
+			return errHelp
+		}
+		return usageFor(runHelp, "run: name a model (%s)", runModels())
+	}
+	p, err := registry.Lookup(args[0])
+	if err != nil {
+		return usageFor(runHelp, "run: %v", err)
+	}
+	sc, ok := runScenarios[p.Name]
+	if !ok {
+		return usageFor(runHelp, "run: model %s has no scenario yet (models with one: %s)", p.Name, runModels())
+	}
+	help := "ftcheck run " + p.Name + " -h"
+	fs := flag.NewFlagSet("run "+p.Name, flag.ContinueOnError)
+	build := p.Define(fs)
+	for _, d := range sc.defaults {
+		fs.Lookup(d[0]).DefValue = d[1]
+		fs.Set(d[0], d[1])
+	}
+	common(fs)
+	if err := parseFlags(fs, args[1:], stdout, "run "+p.Name, strings.Replace(synopsis, "MODEL", p.Name, 1)+"\nscenario: "+sc.doc); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageFor(help, "run %s: unexpected argument %q", p.Name, fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set[sc.seedFlag] && fs.Lookup(sc.seedFlag).Value.String() != fs.Lookup(sc.seedFlag).DefValue {
+		return usageFor(help, "run %s: --%s is --seed here", p.Name, sc.seedFlag)
+	}
+	fs.Set(sc.seedFlag, strconv.FormatUint(seed%(1<<63), 10))
+	if !set["crashes"] {
+		fs.Set("crashes", strconv.Itoa(len(kills)))
+	}
+	r, err := build()
+	if err != nil {
+		return usageFor(help, "run %s: %v", p.Name, err)
+	}
+	em, ok := registry.EnvModel(r)
+	if !ok || em.Config().Codec.Message == nil || len(em.Init()) != 1 {
+		return usageFor(help, "run %s: the model as configured has no runnable scenario", p.Name)
+	}
+	n := em.N()
+	crashes, _ := strconv.Atoi(fs.Lookup("crashes").Value.String())
+	seen := map[core.Rank]bool{}
+	for _, k := range kills {
+		switch {
+		case !k.Rank.Valid(n):
+			return usageFor(help, "run %s: --kill %d@%v: rank out of range 0 … %d", p.Name, k.Rank, k.At, n-1)
+		case seen[k.Rank]:
+			return usageFor(help, "run %s: --kill: rank %d killed twice", p.Name, k.Rank)
+		}
+		seen[k.Rank] = true
+	}
+	if len(kills) > crashes {
+		return usageFor(help, "run %s: %d --kill but --crashes %d: the model would not allow the crashes", p.Name, len(kills), crashes)
+	}
+	if deadline <= 0 || interval < 0 || timeUnit <= 0 {
+		return usageFor(help, "run %s: --deadline and --time-unit must be positive, --interval ≥ 0", p.Name)
+	}
+	dir := traceDir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "ftcheck-run-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+	} else {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return usageFor(help, "run %s: --trace: %v", p.Name, err)
+		}
+		old, _ := filepath.Glob(filepath.Join(dir, "p*.ndjson"))
+		for _, f := range append(old, filepath.Join(dir, runHeaderFile)) {
+			os.Remove(f)
+		}
+	}
+	slices.SortFunc(kills, func(a, b kill) int { return int(a.At - b.At) })
+	h := &runHeader{Model: p.Name, Params: r.Params(), N: n, Seed: seed, Interval: interval, TimeUnit: timeUnit, Kills: kills}
+	res, err := runGroup(h, dir, deadline, stderr)
+	if err != nil {
+		return err
+	}
+	if werr := writeJSONFile(filepath.Join(dir, runHeaderFile), h); werr != nil {
+		return werr
+	}
+	rep := res.report(h, em, traceDir)
+	if asJSON {
+		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printRun(stdout, rep, r.Name())
+	}
+	switch {
+	case res.interrupted:
+		fmt.Fprintln(stderr, "ftcheck: interrupted")
+		return errIncomplete
+	case !rep.OK:
+		return errViolation
+	}
+	return nil
+}
+
+func writeJSONFile(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// child is one rank's process.
+type child struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	exited bool
+}
+
+// childEvent is a line a child printed, or its exit (line "").
+type childEvent struct {
+	rank int
+	line string
+	exit error
+}
+
+// returned is one return a process reported.
+type returned struct {
+	Instance uint64        `json:"instance"`
+	Latency  time.Duration `json:"latency_ns"`
+	At       time.Duration `json:"at_ns"` // since the scenario started
+	Value    string        `json:"value"`
+	enc      string
+}
+
+// groupResult is what the processes reported.
+type groupResult struct {
+	returns     [][]returned
+	finished    []bool
+	killed      []bool
+	lost        []string // a process that failed on its own
+	notFinished bool     // the deadline passed
+	interrupted bool
+	seconds     float64
+}
+
+// runGroup starts the processes, runs the scenario and ends them.
+func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer) (*groupResult, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	params, err := json.Marshal(h.Params)
+	if err != nil {
+		return nil, err
+	}
+	n := h.N
+	res := &groupResult{returns: make([][]returned, n), finished: make([]bool, n), killed: make([]bool, n)}
+	events := make(chan childEvent, 4*n)
+	kids := make([]*child, n)
+	defer func() { // no child outlives the run
+		for _, c := range kids {
+			if c != nil && !c.exited {
+				c.cmd.Process.Kill()
+			}
+		}
+		timeout := time.After(10 * time.Second)
+		for _, c := range kids {
+			for c != nil && !c.exited {
+				select {
+				case ev := <-events:
+					if ev.line == "" {
+						kids[ev.rank].exited = true
+					}
+				case <-timeout:
+					return
+				}
+			}
+		}
+	}()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	for r := range n {
+		cmd := exec.Command(exe, "run-node", "--model", h.Model, "--params", string(params), "--rank", strconv.Itoa(r),
+			"--log", filepath.Join(dir, rankLog(r)), "--interval", h.Interval.String(), "--time-unit", h.TimeUnit.String())
+		cmd.Stderr = stderr
+		setChildAttrs(cmd)
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			return nil, fmt.Errorf("run: start rank %d: %w", r, err)
+		}
+		kids[r] = &child{cmd: cmd, stdin: in}
+		go func() {
+			s := bufio.NewScanner(out)
+			for s.Scan() {
+				if line := s.Text(); line != "" {
+					events <- childEvent{rank: r, line: line}
+				}
+			}
+			events <- childEvent{rank: r, exit: cmd.Wait()}
+		}()
+	}
+	tell := func(r int, line string) {
+		if !kids[r].exited && !res.killed[r] {
+			io.WriteString(kids[r].stdin, line+"\n")
+		}
+	}
+	// Setup: every address, then every connection.
+	addrs := make([]string, n)
+	if err := await(events, kids, sigs, 60*time.Second, "listening", func(ev childEvent) bool {
+		a, ok := strings.CutPrefix(ev.line, "addr ")
+		if ok {
+			addrs[ev.rank] = a
+		}
+		return ok
+	}); err != nil {
+		return res, err
+	}
+	for r := range n {
+		tell(r, "peers "+strings.Join(addrs, " "))
+	}
+	if err := await(events, kids, sigs, 60*time.Second, "connected", func(ev childEvent) bool { return ev.line == "connected" }); err != nil {
+		return res, err
+	}
+	start := time.Now()
+	h.Start = start.UnixNano()
+	for r := range n {
+		tell(r, "start")
+	}
+	killNow := make(chan int, len(h.Kills))
+	for i, k := range h.Kills {
+		t := time.AfterFunc(k.At, func() { killNow <- i })
+		defer t.Stop()
+	}
+	timeout := time.NewTimer(deadline)
+	defer timeout.Stop()
+	pending := 0 // kills sent whose exit is not yet seen
+	done := func() bool {
+		if pending > 0 {
+			return false
+		}
+		for r := range n {
+			if !res.killed[r] && !res.finished[r] {
+				return false
+			}
+		}
+		return true
+	}
+loop:
+	for !done() {
+		select {
+		case i := <-killNow:
+			k := &h.Kills[i]
+			if kids[k.Rank].exited {
+				continue
+			}
+			kids[k.Rank].cmd.Process.Kill()
+			k.Done, k.Killed = true, time.Since(start)
+			res.killed[k.Rank] = true
+			pending++
+		case ev := <-events:
+			switch {
+			case ev.line == "":
+				kids[ev.rank].exited = true
+				if !res.killed[ev.rank] {
+					res.lost = append(res.lost, fmt.Sprintf("p%d exited on its own (%v)", ev.rank, ev.exit))
+					break loop
+				}
+				pending--
+				for i := range h.Kills {
+					if int(h.Kills[i].Rank) == ev.rank {
+						h.Kills[i].Dead = time.Since(start)
+					}
+				}
+				// The perfect detector: every process still running
+				// learns of the death, which has happened.
+				for r := range n {
+					tell(r, fmt.Sprintf("suspect %d", ev.rank))
+				}
+			case ev.line == "done":
+				res.finished[ev.rank] = true
+			case strings.HasPrefix(ev.line, "return "):
+				if rt, err := parseReturn(ev.line, start); err == nil {
+					res.returns[ev.rank] = append(res.returns[ev.rank], rt)
+				} else {
+					fmt.Fprintf(stderr, "ftcheck run: p%d: %v\n", ev.rank, err)
+				}
+			}
+		case <-timeout.C:
+			res.notFinished = true
+			break loop
+		case <-sigs:
+			res.interrupted = true
+			break loop
+		}
+	}
+	res.seconds = time.Since(start).Seconds()
+	for r := range n {
+		tell(r, "stop")
+	}
+	for r := range n {
+		if !kids[r].exited && !res.killed[r] {
+			kids[r].stdin.Close()
+		}
+	}
+	// The deferred clean-up waits for the exits, killing what lingers.
+	grace := time.After(10 * time.Second)
+	for slices.ContainsFunc(kids, func(c *child) bool { return !c.exited }) {
+		select {
+		case ev := <-events:
+			if ev.line == "" {
+				kids[ev.rank].exited = true
+			}
+		case <-grace:
+			return res, nil
+		}
+	}
+	return res, nil
+}
+
+// await reads events until want holds for one line of every child, or
+// the timeout passes, a child exits or a signal arrives.
+func await(events chan childEvent, kids []*child, sigs chan os.Signal, timeout time.Duration, what string, want func(childEvent) bool) error {
+	got := make([]bool, len(kids))
+	left := len(kids)
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for left > 0 {
+		select {
+		case ev := <-events:
+			if ev.line == "" {
+				kids[ev.rank].exited = true
+				return fmt.Errorf("run: rank %d exited before it was %s (%v)", ev.rank, what, ev.exit)
+			}
+			if !got[ev.rank] && want(ev) {
+				got[ev.rank] = true
+				left--
+			}
+		case <-t.C:
+			return fmt.Errorf("run: %d processes not %s after %v", left, what, timeout)
+		case <-sigs:
+			return fmt.Errorf("run: interrupted while the processes were getting %s", what)
+		}
+	}
+	return nil
+}
+
+// parseReturn reads "return INSTANCE LATENCY_NS AT_UNIX_NS HEX TEXT".
+func parseReturn(line string, start time.Time) (returned, error) {
+	f := strings.SplitN(line, " ", 6)
+	if len(f) != 6 {
+		return returned{}, fmt.Errorf("bad line %q", line)
+	}
+	a, err1 := strconv.ParseUint(f[1], 10, 64)
+	lat, err2 := strconv.ParseInt(f[2], 10, 64)
+	at, err3 := strconv.ParseInt(f[3], 10, 64)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return returned{}, fmt.Errorf("bad line %q: %v", line, err)
+	}
+	return returned{Instance: a, Latency: time.Duration(lat), At: time.Unix(0, at).Sub(start), enc: f[4], Value: f[5]}, nil
+}
+
+// runReport is run's summary.
+type runReport struct {
+	Model      string            `json:"model"`
+	Mode       string            `json:"mode"`
+	N          int               `json:"n"`
+	Seed       uint64            `json:"seed"`
+	Params     map[string]string `json:"params"`
+	Seconds    float64           `json:"seconds"`
+	Kills      []kill            `json:"kills"`
+	Agreements []runInstance     `json:"instances"`
+	Processes  []runProcess      `json:"processes"`
+	Problems   []string          `json:"problems"`
+	OK         bool              `json:"ok"`
+	TraceDir   string            `json:"trace_dir,omitempty"`
+}
+
+type runInstance struct {
+	Instance uint64  `json:"instance"`
+	Value    string  `json:"value"`
+	Agreed   bool    `json:"agreed"`
+	Returned int     `json:"returned"` // live processes that returned it
+	MinMs    float64 `json:"latency_min_ms"`
+	MedianMs float64 `json:"latency_median_ms"`
+	MaxMs    float64 `json:"latency_max_ms"`
+}
+
+type runProcess struct {
+	Rank     int        `json:"rank"`
+	Killed   bool       `json:"killed"`
+	Finished bool       `json:"finished"`
+	Returns  []returned `json:"returns"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// report checks agreement among the live processes and gathers latencies.
+func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *runReport {
+	rep := &runReport{Model: h.Model, Mode: "run", N: h.N, Seed: h.Seed, Params: h.Params, Seconds: res.seconds,
+		Kills: h.Kills, Agreements: []runInstance{}, Processes: []runProcess{}, Problems: slices.Clone(res.lost), TraceDir: traceDir}
+	if rep.Problems == nil {
+		rep.Problems = []string{}
+	}
+	byInstance := map[uint64][]returned{}
+	for r := range h.N {
+		rets := res.returns[r]
+		if rets == nil {
+			rets = []returned{}
+		}
+		rep.Processes = append(rep.Processes, runProcess{Rank: r, Killed: res.killed[r], Finished: res.finished[r], Returns: rets})
+		if res.killed[r] {
+			continue
+		}
+		if !res.finished[r] {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("p%d did not finish (%d of %d calls returned)", r, len(rets), len(em.Init()[0].Calls(core.Rank(r)))))
+		}
+		for _, rt := range rets {
+			byInstance[rt.Instance] = append(byInstance[rt.Instance], rt)
+		}
+	}
+	var ids []uint64
+	for a := range byInstance {
+		ids = append(ids, a)
+	}
+	slices.Sort(ids)
+	for _, a := range ids {
+		rs := byInstance[a]
+		lat := make([]time.Duration, len(rs))
+		in := runInstance{Instance: a, Value: rs[0].Value, Agreed: true, Returned: len(rs)}
+		for i, rt := range rs {
+			lat[i] = rt.Latency
+			if rt.enc != rs[0].enc {
+				in.Agreed = false
+			}
+		}
+		if !in.Agreed {
+			var vals []string
+			for _, rt := range rs {
+				vals = append(vals, rt.Value)
+			}
+			rep.Problems = append(rep.Problems, fmt.Sprintf("instance %d: the live processes returned different values: %s", a, strings.Join(vals, " | ")))
+		}
+		slices.Sort(lat)
+		in.MinMs, in.MedianMs, in.MaxMs = ms(lat[0]), ms(lat[len(lat)/2]), ms(lat[len(lat)-1])
+		rep.Agreements = append(rep.Agreements, in)
+	}
+	if res.notFinished {
+		rep.Problems = append(rep.Problems, "the deadline passed")
+	}
+	if res.interrupted {
+		rep.Problems = append(rep.Problems, "interrupted")
+	}
+	rep.OK = len(rep.Problems) == 0
+	return rep
+}
+
+func printRun(w io.Writer, rep *runReport, name string) {
+	fmt.Fprintf(w, "ftcheck run %s: %d processes on 127.0.0.1, seed %d\n%s\n", rep.Model, rep.N, rep.Seed, name)
+	for _, k := range rep.Kills {
+		if k.Done {
+			fmt.Fprintf(w, "killed p%d at %.1fms (asked %v), its exit seen at %.1fms\n", k.Rank, ms(k.Killed), k.At, ms(k.Dead))
+		} else {
+			fmt.Fprintf(w, "p%d not killed: the scenario ended before %v\n", k.Rank, k.At)
+		}
+	}
+	fmt.Fprintf(w, "%-9s %-9s %-8s %s\n", "instance", "returned", "agreed", "latency min/median/max (ms) over the live processes, value")
+	for _, in := range rep.Agreements {
+		fmt.Fprintf(w, "a=%-7d %-9d %-8v %.2f / %.2f / %.2f  %s\n", in.Instance, in.Returned, in.Agreed, in.MinMs, in.MedianMs, in.MaxMs, in.Value)
+	}
+	for _, p := range rep.Processes {
+		if p.Killed {
+			var vals []string
+			for _, rt := range p.Returns {
+				vals = append(vals, fmt.Sprintf("a=%d", rt.Instance))
+			}
+			fmt.Fprintf(w, "p%d (killed) returned %d before it died: %s\n", p.Rank, len(p.Returns), strings.Join(vals, " "))
+		}
+	}
+	live := 0
+	for _, p := range rep.Processes {
+		if !p.Killed {
+			live++
+		}
+	}
+	if rep.OK {
+		fmt.Fprintf(w, "every live process (%d of %d) finished and they returned the same values, in %.3fs\n", live, rep.N, rep.Seconds)
+	} else {
+		for _, p := range rep.Problems {
+			fmt.Fprintln(w, "problem:", p)
+		}
+	}
+	if rep.TraceDir != "" {
+		fmt.Fprintf(w, "trace: %s (ftcheck validate %s)\n", rep.TraceDir, rep.TraceDir)
+	}
+}

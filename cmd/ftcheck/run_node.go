@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/netnode"
+	"github.com/ftkernel/ftkernel/registry"
+)
+
+// nodeMeta is the Meta of a rank's log header: the model and its
+// parameters, which rebuild the model the run's processes were made from.
+type nodeMeta struct {
+	Model  string            `json:"model"`
+	Params map[string]string `json:"params"`
+}
+
+// cmdRunNode is one rank of ftcheck run (hidden): it builds the model from
+// --params, takes its rank's machine and calls from it, and runs them with
+// netnode. It talks to ftcheck run over its stdin and stdout, one line at a
+// time:
+//
+//	out: addr HOST:PORT                     listening
+//	in:  peers ADDR0 ADDR1 …                every rank's address
+//	out: connected                          both directions to every peer
+//	in:  start                              make the first call
+//	out: return A LATENCY_NS AT_NS HEX TEXT a call returned
+//	out: done                               every call returned
+//	in:  suspect Q                          Q is dead (the perfect detector)
+//	in:  stop, or end of input              shut down, exit 0
+func cmdRunNode(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run-node", flag.ContinueOnError)
+	model := fs.String("model", "", "model name")
+	params := fs.String("params", "{}", "model parameters, JSON")
+	rank := fs.Int("rank", -1, "this process's rank")
+	logPath := fs.String("log", "", "NDJSON log file")
+	interval := fs.Duration("interval", 10*time.Millisecond, "pause between a return and the next call")
+	timeUnit := fs.Duration("time-unit", time.Millisecond, "one protocol time unit")
+	if err := parseFlags(fs, args, stdout, "run-node", "ftcheck run-node (started by ftcheck run)"); err != nil {
+		return err
+	}
+	var meta nodeMeta
+	meta.Model = *model
+	if err := json.Unmarshal([]byte(*params), &meta.Params); err != nil {
+		return usageFor(runHelp, "run-node: --params: %v", err)
+	}
+	p, err := registry.Lookup(*model)
+	if err != nil {
+		return usageFor(runHelp, "run-node: %v", err)
+	}
+	r, err := p.BuildParams(meta.Params)
+	if err != nil {
+		return usageFor(runHelp, "run-node: %v", err)
+	}
+	em, ok := registry.EnvModel(r)
+	if !ok || em.Config().Codec.Message == nil || len(em.Init()) != 1 {
+		return usageFor(runHelp, "run-node: model %s has no runnable scenario", *model)
+	}
+	cfg := em.Config()
+	n := em.N()
+	me := core.Rank(*rank)
+	if !me.Valid(n) {
+		return usageFor(runHelp, "run-node: --rank %d of %d", *rank, n)
+	}
+	calls := em.Init()[0].Calls(me)
+	machine := cfg.NewNode(me, n)
+
+	var outMu sync.Mutex
+	say := func(format string, args ...any) {
+		outMu.Lock()
+		defer outMu.Unlock()
+		fmt.Fprintf(stdout, format+"\n", args...)
+	}
+	f, err := os.Create(*logPath)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	logw := bufio.NewWriterSize(f, 1<<16)
+	defer logw.Flush()
+	metaJSON, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	ln, err := netnode.Listen()
+	if err != nil {
+		return err
+	}
+	say("addr %s", ln.Addr())
+	lines := make(chan string, 16)
+	go func() {
+		s := bufio.NewScanner(os.Stdin)
+		for s.Scan() {
+			lines <- s.Text()
+		}
+		close(lines)
+	}()
+	next := func() (string, bool) {
+		l, ok := <-lines
+		return l, ok
+	}
+	l, ok := next()
+	peers, isPeers := strings.CutPrefix(l, "peers ")
+	if !ok || !isPeers {
+		return fmt.Errorf("run-node p%d: want the peers' addresses, got %q", me, l)
+	}
+	det := netnode.NewPerfect()
+	// The driver: the calls of the model's schedule, in order; under
+	// Blocking each one --interval after the previous returned, else one
+	// every --interval.
+	var (
+		mu       sync.Mutex
+		node     *netnode.Node
+		made     int
+		returns  int
+		callTime []time.Time
+	)
+	call := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if made >= len(calls) {
+			return
+		}
+		callTime = append(callTime, time.Now())
+		made++
+		node.Call(calls[made-1])
+	}
+	node, err = netnode.New(netnode.Config{
+		Rank: me, Peers: strings.Fields(peers), Listener: ln, Machine: machine, Decode: cfg.Codec.Message,
+		TimeUnit: *timeUnit, Detector: det, Trace: logw, Meta: metaJSON,
+		Outputs: func(e core.Effect) {
+			if e.Kind != core.EffReturn {
+				return
+			}
+			now := time.Now()
+			mu.Lock()
+			lat := time.Duration(0)
+			if returns < len(callTime) {
+				lat = now.Sub(callTime[returns])
+			}
+			returns++
+			all := returns == len(calls)
+			mu.Unlock()
+			v := []byte{}
+			text := "⊥"
+			if e.Value != nil {
+				v, text = e.Value.AppendBinary(v), e.Value.String()
+			}
+			say("return %d %d %d %s %s", e.Instance, lat.Nanoseconds(), now.UnixNano(), hex.EncodeToString(v), text)
+			if all {
+				say("done")
+			} else if cfg.Blocking {
+				time.AfterFunc(*interval, call)
+			}
+		},
+		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) },
+	})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cctx, ccancel := context.WithTimeout(ctx, 60*time.Second)
+	err = node.Connect(cctx)
+	ccancel()
+	if err != nil {
+		return err
+	}
+	say("connected")
+	if l, ok := next(); !ok || l != "start" {
+		return fmt.Errorf("run-node p%d: want start, got %q", me, l)
+	}
+	runErr := make(chan error, 1)
+	go func() { runErr <- node.Run(ctx) }()
+	if len(calls) == 0 {
+		say("done")
+	} else if cfg.Blocking {
+		call()
+	} else {
+		for i := range calls {
+			time.AfterFunc(time.Duration(i)*(*interval), call)
+		}
+	}
+	for {
+		select {
+		case err := <-runErr:
+			return err
+		case l, ok := <-lines:
+			q, isSuspect := strings.CutPrefix(l, "suspect ")
+			switch {
+			case !ok || l == "stop":
+				cancel()
+				return <-runErr
+			case isSuspect:
+				r, err := strconv.Atoi(q)
+				if err != nil {
+					return fmt.Errorf("run-node p%d: bad line %q", me, l)
+				}
+				det.Report(core.Rank(r))
+			default:
+				return fmt.Errorf("run-node p%d: bad line %q", me, l)
+			}
+		}
+	}
+}

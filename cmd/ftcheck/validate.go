@@ -1,0 +1,414 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/netnode"
+	"github.com/ftkernel/ftkernel/registry"
+)
+
+// validateHelp is the -h command that lists validate's flags.
+const validateHelp = "ftcheck validate -h"
+
+// rankTrace is one process's log as read back.
+type rankTrace struct {
+	header    netnode.Header
+	recs      []netnode.Record
+	truncated bool // the last line was cut short (a killed process) and dropped
+}
+
+// label names record i (0-based) of rank r's log by file and line.
+func label(r, i int) string { return fmt.Sprintf("%s:%d", rankLog(r), i+2) }
+
+// cmdValidate replays a run's logs against the model they name: exit 0
+// when every step is possible in the model, with the logged effects, and
+// every property holds along the run; 1 naming the first line that is
+// impossible or where a property fails; 2 on a directory that is not a
+// run's trace (a missing or corrupt file, a corrupt line before the last).
+func cmdValidate(args []string, stdout, _ io.Writer) error {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print one JSON summary object")
+	var dir string
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		dir, args = args[0], args[1:]
+	}
+	if err := parseFlags(fs, args, stdout, "validate", "ftcheck validate TRACE-DIR [--json]\n"+
+		"merges the logs of ftcheck run --trace TRACE-DIR into one causally consistent order and replays it against\n"+
+		"the model named in run.json (same flags and mutant), each killed rank crashing after its last logged step;\n"+
+		"exit 1 names the first line that is impossible in the model or where a property fails; 2: not a run's trace"); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if dir == "" && len(rest) > 0 {
+		dir, rest = rest[0], rest[1:]
+	}
+	if len(rest) > 0 {
+		return usageFor(validateHelp, "validate: unexpected argument %q", rest[0])
+	}
+	if dir == "" {
+		return usageFor(validateHelp, "validate: name a trace directory (ftcheck run --trace DIR)")
+	}
+	var h runHeader
+	b, err := os.ReadFile(filepath.Join(dir, runHeaderFile))
+	if err == nil {
+		err = json.Unmarshal(b, &h)
+	}
+	if err != nil {
+		return usageFor(validateHelp, "validate %s: %v", dir, err)
+	}
+	p, err := registry.Lookup(h.Model)
+	if err != nil {
+		return usageFor(validateHelp, "validate %s: %v", dir, err)
+	}
+	r, err := p.BuildParams(h.Params)
+	if err != nil {
+		return usageFor(validateHelp, "validate %s: cannot rebuild the model: %v", dir, err)
+	}
+	em, ok := registry.EnvModel(r)
+	if !ok || len(em.Init()) != 1 || em.N() != h.N {
+		return usageFor(validateHelp, "validate %s: the model as rebuilt is not the run's", dir)
+	}
+	logs := make([]*rankTrace, h.N)
+	lines := 0
+	for q := range h.N {
+		if logs[q], err = readRankTrace(filepath.Join(dir, rankLog(q)), q, &h); err != nil {
+			return usageFor(validateHelp, "validate %s: %v", dir, err)
+		}
+		lines += len(logs[q].recs)
+	}
+	killed := map[int]bool{}
+	for _, k := range h.Kills {
+		if k.Done {
+			killed[int(k.Rank)] = true
+		}
+	}
+	mg := merge(em, logs, killed)
+	verdict := &validateReport{Dir: dir, Model: h.Model, Params: h.Params, N: h.N, Lines: lines, Steps: len(mg.steps), Properties: []string{}}
+	for _, pi := range r.Properties() {
+		if !pi.ExpectFail {
+			verdict.Properties = append(verdict.Properties, pi.Name)
+		}
+	}
+	for q, l := range logs {
+		if l.truncated {
+			verdict.Truncated = append(verdict.Truncated, rankLog(q))
+		}
+	}
+	verdict.Killed = slices.Sorted(maps.Keys(killed))
+	// The properties along the steps that merged, up to a divergence.
+	tr := &checker.Trace{Model: r.Name(), Params: r.Params(), Steps: mg.steps}
+	rerr := r.Replay(tr)
+	var ve *checker.ViolationError
+	switch {
+	case errors.As(rerr, &ve):
+		k := ve.Violation.Steps
+		where := "the initial state"
+		if k > 0 {
+			where = mg.labels[k-1]
+		}
+		verdict.FirstBad = where
+		verdict.Problem = fmt.Sprintf("%s (step %d): %s", where, k, ve.Violation.String())
+	case rerr != nil:
+		return fmt.Errorf("validate %s: replaying the merged steps: %w", dir, rerr)
+	case mg.bad != "":
+		verdict.FirstBad = mg.badLabel
+		verdict.Problem = fmt.Sprintf("%s (step %d): %s", mg.badLabel, len(mg.steps)+1, mg.bad)
+	}
+	verdict.OK = verdict.Problem == ""
+	if *asJSON {
+		if err := json.NewEncoder(stdout).Encode(verdict); err != nil {
+			return err
+		}
+	} else {
+		verdict.print(stdout, r.Name())
+	}
+	if !verdict.OK {
+		return errViolation
+	}
+	return nil
+}
+
+// readRankTrace reads rank q's log: the header, then records numbered 1, 2,
+// … A last line without its newline (a killed process's) is dropped; any
+// other line that does not decode is an error.
+func readRankTrace(path string, q int, h *runHeader) (*rankTrace, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &rankTrace{}
+	parts := bytes.Split(b, []byte{'\n'})
+	if last := parts[len(parts)-1]; len(last) > 0 {
+		t.truncated = true
+	}
+	parts = parts[:len(parts)-1]
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%s: no header line", rankLog(q))
+	}
+	var hd struct {
+		Header *netnode.Header `json:"header"`
+	}
+	if err := strictJSON(parts[0], &hd); err != nil || hd.Header == nil {
+		return nil, fmt.Errorf("%s:1: not a log header (%v)", rankLog(q), err)
+	}
+	t.header = *hd.Header
+	var meta nodeMeta
+	if err := json.Unmarshal(t.header.Meta, &meta); err != nil || meta.Model != h.Model || !maps.Equal(meta.Params, h.Params) ||
+		int(t.header.Rank) != q || t.header.N != h.N {
+		return nil, fmt.Errorf("%s:1: the header is not of rank %d of this run's model %s", rankLog(q), q, h.Model)
+	}
+	for i, line := range parts[1:] {
+		var rec netnode.Record
+		if err := strictJSON(line, &rec); err != nil {
+			return nil, fmt.Errorf("%s: corrupt line: %v", label(q, i), err)
+		}
+		if rec.Seq != uint64(i+1) {
+			return nil, fmt.Errorf("%s: sequence number %d, want %d", label(q, i), rec.Seq, i+1)
+		}
+		t.recs = append(t.recs, rec)
+	}
+	return t, nil
+}
+
+func strictJSON(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
+
+// merged is the logs merged into the model's steps.
+type merged struct {
+	steps  []checker.Step
+	labels []string // the line (or crash) each step comes from
+	// bad says why the next line cannot be a step of the model (empty when
+	// every line merged), badLabel which line it is.
+	bad, badLabel string
+}
+
+// merge orders the logs' lines causally and turns each into the model's
+// action, checking that the action is enabled and that its effects are the
+// logged ones. A line is ready when it is its process's next one and, for
+// a receive, its message's send has been placed (the k-th message p
+// receives from q is the k-th q sent to p: one FIFO connection), for a
+// suspicion of q, q's crash has; among the ready lines the one with the
+// smallest (Lamport clock, rank) goes first. A killed rank crashes right
+// after its last logged step: nothing it did is logged after, so this is
+// where it died for the protocol.
+func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
+	n := len(logs)
+	out := &merged{}
+	s := m.Init()[0]
+	next := make([]int, n)
+	sent := make([][]int, n) // sent[q][p]: sends q→p placed
+	recvd := make([][]int, n)
+	for q := range n {
+		sent[q], recvd[q] = make([]int, n), make([]int, n)
+	}
+	crashed := map[int]bool{}
+	var buf []checker.Action
+	take := func(a checker.Action, lab string) ([]core.Effect, string) {
+		buf = m.Actions(s, buf[:0])
+		if !slices.Contains(buf, a) {
+			return nil, fmt.Sprintf("%s is not enabled in the model here", describeAction(a))
+		}
+		next, err := m.Apply(s, a)
+		if err != nil {
+			return nil, fmt.Sprintf("%s fails in the model: %v", describeAction(a), err)
+		}
+		out.steps = append(out.steps, checker.Step{Action: a, KindName: m.KindName(a.Kind), Text: lab})
+		out.labels = append(out.labels, lab)
+		s = next
+		return next.LastEffects(), ""
+	}
+	fail := func(lab, why string) *merged {
+		out.bad, out.badLabel = why, lab
+		return out
+	}
+	for {
+		for q := range n {
+			if killed[q] && !crashed[q] && next[q] == len(logs[q].recs) {
+				lab := fmt.Sprintf("the crash of p%d after its last line", q)
+				if len(logs[q].recs) > 0 {
+					lab = fmt.Sprintf("the crash of p%d after %s", q, label(q, len(logs[q].recs)-1))
+				}
+				if _, why := take(checker.Action{Kind: env.Crash, P: int32(q)}, lab); why != "" {
+					return fail(lab, why)
+				}
+				crashed[q] = true
+			}
+		}
+		best := -1
+		var bestRec netnode.Record
+		first := -1 // the earliest line not yet placed, ready or not
+		for q := range n {
+			if next[q] == len(logs[q].recs) {
+				continue
+			}
+			rec := logs[q].recs[next[q]]
+			if first < 0 || rec.Clock < logs[first].recs[next[first]].Clock {
+				first = q
+			}
+			ready := true
+			switch rec.Event.Kind {
+			case "receive":
+				from := int(rec.Event.Peer)
+				ready = from >= 0 && from < n && recvd[from][q] < sent[from][q]
+			case "suspect":
+				ready = crashed[int(rec.Event.Peer)]
+			}
+			if ready && (best < 0 || rec.Clock < bestRec.Clock) {
+				best, bestRec = q, rec
+			}
+		}
+		if first < 0 {
+			return out
+		}
+		if best < 0 {
+			rec := logs[first].recs[next[first]]
+			why := fmt.Sprintf("%s cannot be placed: ", rec.Event.Text)
+			if rec.Event.Kind == "suspect" {
+				why += fmt.Sprintf("p%d was never killed", rec.Event.Peer)
+			} else {
+				why += fmt.Sprintf("p%d logged no such send to p%d", rec.Event.Peer, first)
+			}
+			return fail(label(first, next[first]), why)
+		}
+		q, rec := best, bestRec
+		lab := label(q, next[q])
+		if rec.Err != "" {
+			return fail(lab, fmt.Sprintf("the machine refused %s: %s", rec.Event.Text, rec.Err))
+		}
+		var a checker.Action
+		switch rec.Event.Kind {
+		case "receive":
+			from := rec.Event.Peer
+			a = checker.Action{Kind: env.Deliver, P: int32(q), Q: from, I: -1}
+			for i := int32(0); ; i++ {
+				msg, ok := s.Message(checker.Action{Kind: env.Deliver, P: int32(q), Q: from, I: i})
+				if !ok {
+					break
+				}
+				if bytes.Equal(msg.AppendBinary(nil), rec.Event.Msg) {
+					a.I = i
+					break
+				}
+			}
+			if a.I < 0 {
+				return fail(lab, fmt.Sprintf("%s: no such message from p%d to p%d is in flight in the model", rec.Event.Text, from, q))
+			}
+			recvd[from][q]++
+		case "call":
+			pend := s.PendingCalls(core.Rank(q))
+			if len(pend) == 0 || !bytes.Equal(pend[0].AppendBinary([]byte{}), rec.Event.Input) {
+				return fail(lab, fmt.Sprintf("%s is not p%d's next call in the model's schedule", rec.Event.Text, q))
+			}
+			a = checker.Action{Kind: env.Call, P: int32(q)}
+		case "suspect":
+			a = checker.Action{Kind: env.Detect, P: int32(q), Q: rec.Event.Peer}
+		case "timer":
+			a = checker.Action{Kind: env.Fire, P: int32(q), I: int32(rec.Event.Timer)}
+		default:
+			return fail(lab, fmt.Sprintf("event kind %q has no step in this model", rec.Event.Kind))
+		}
+		effs, why := take(a, lab)
+		if why != "" {
+			return fail(lab, fmt.Sprintf("%s: %s", rec.Event.Text, why))
+		}
+		if why := sameEffects(effs, rec.Effects); why != "" {
+			out.steps, out.labels = out.steps[:len(out.steps)-1], out.labels[:len(out.labels)-1]
+			return fail(lab, fmt.Sprintf("%s: the implementation diverged from the model: %s", rec.Event.Text, why))
+		}
+		for _, e := range rec.Effects {
+			if e.Kind == "send" && e.To >= 0 && int(e.To) < n {
+				sent[q][e.To]++
+			}
+		}
+		next[q]++
+	}
+}
+
+// sameEffects compares the model's effects of a step with the logged ones.
+func sameEffects(model []core.Effect, logged []netnode.EffectRecord) string {
+	for i := range max(len(model), len(logged)) {
+		switch {
+		case i >= len(model):
+			return fmt.Sprintf("it logged %q, which the model does not do", logged[i].Text)
+		case i >= len(logged):
+			return fmt.Sprintf("the model does %q, which it did not log", model[i].String())
+		}
+		if e := netnode.EncodeEffect(model[i]); !netnode.SameEffect(e, logged[i]) {
+			return fmt.Sprintf("effect %d is %q in the log, %q in the model", i+1, logged[i].Text, e.Text)
+		}
+	}
+	return ""
+}
+
+func describeAction(a checker.Action) string {
+	switch a.Kind {
+	case env.Deliver:
+		return fmt.Sprintf("delivering message %d from p%d to p%d", a.I, a.Q, a.P)
+	case env.Crash:
+		return fmt.Sprintf("a crash of p%d", a.P)
+	case env.Detect:
+		return fmt.Sprintf("p%d learning that p%d is dead", a.P, a.Q)
+	case env.Call:
+		return fmt.Sprintf("p%d's next call", a.P)
+	case env.Fire:
+		return fmt.Sprintf("p%d's timer %d", a.P, a.I)
+	}
+	return env.KindName(a.Kind)
+}
+
+// validateReport is validate's summary.
+type validateReport struct {
+	Dir        string            `json:"dir"`
+	Model      string            `json:"model"`
+	Params     map[string]string `json:"params"`
+	N          int               `json:"n"`
+	Lines      int               `json:"lines"`
+	Steps      int               `json:"steps"`
+	Killed     []int             `json:"killed"`
+	Truncated  []string          `json:"truncated,omitempty"`
+	Properties []string          `json:"properties"`
+	OK         bool              `json:"ok"`
+	FirstBad   string            `json:"first_bad_line,omitempty"`
+	Problem    string            `json:"problem,omitempty"`
+}
+
+func (v *validateReport) print(w io.Writer, name string) {
+	fmt.Fprintf(w, "validate %s: %s\n", v.Dir, name)
+	var killed []string
+	for _, k := range v.Killed {
+		killed = append(killed, fmt.Sprintf("p%d", k))
+	}
+	fmt.Fprintf(w, "%d logs, %d lines; killed: %s", v.N, v.Lines, strings.Join(append(killed, "none")[:max(1, len(killed))], ", "))
+	if len(v.Truncated) > 0 {
+		fmt.Fprintf(w, "; a cut-short last line dropped from %s", strings.Join(v.Truncated, ", "))
+	}
+	fmt.Fprintln(w)
+	if v.OK {
+		fmt.Fprintf(w, "merged into %d steps in a causally consistent order: every step is enabled in the model and has the logged effects\n", v.Steps)
+		fmt.Fprintf(w, "every checked property holds along the run: %s\n", strings.Join(v.Properties, ", "))
+		return
+	}
+	fmt.Fprintf(w, "validate: %s\n", v.Problem)
+}
