@@ -71,6 +71,8 @@ const usage = `usage:
   ftcheck check MODEL [flags]                exhaustive breadth-first check
   ftcheck simulate MODEL [flags]             seeded random walks at scale
   ftcheck replay TRACE.json [flags]          replay a saved counterexample (--itf, --html, --shrink)
+  ftcheck run MODEL [flags]                  one OS process per rank on 127.0.0.1, --kill RANK@DURATION, --trace DIR
+  ftcheck validate TRACE-DIR                 replay a run's logs against its model
   ftcheck version                            module version and VCS revision
 Run 'ftcheck COMMAND -h' for a command's flags, 'ftcheck check MODEL -h' for a model's.
 ` + exitCodes
@@ -94,6 +96,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSimulate(args[1:], stdout, stderr)
 	case "replay":
 		err = cmdReplay(args[1:], stdout, stderr)
+	case "run":
+		err = cmdRun(args[1:], stdout, stderr)
+	case "run-node": // hidden: one rank of ftcheck run
+		err = cmdRunNode(args[1:], stdout, stderr)
+	case "validate":
+		err = cmdValidate(args[1:], stdout, stderr)
 	case "version":
 		err = cmdVersion(args[1:], stdout)
 	case "-h", "-help", "--help", "help":
