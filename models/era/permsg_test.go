@@ -139,11 +139,13 @@ func TestMessagesPerProcessStar(t *testing.T) {
 // TestMessagesPerProcessDegraded: the binary tree with its top k levels
 // below the root dead before the start (ranks 1 … 2^k−1) is mended into a
 // star of 2^k children around p0. Each child costs p0 at least an UP and a
-// DOWN, and at most also a RESULTREQUEST and a second UP (p0 asks the
-// children of a child it learns dead while gathering), so p0's count lies
-// in [2·2^k, 4·2^k + 8] and grows linearly in the F = 2^k−1 crashes, at a
-// fixed N; with as many crashes at random ranks the largest count stays
-// small. The tree degrades towards a star when the crashes are at its top.
+// DOWN, and at most also one RESULTREQUEST per dead ancestor p0 learns of
+// (Part 4's second rule: p0, gathering, asks the children of a child it
+// marks dead) and one answer to each, so p0's count lies in
+// [2·2^k, (2k+2)·2^k + 8]; it grows linearly in the F = 2^k−1 crashes, at
+// a fixed N, with a slope of at least 2 (about 4 measured); with as many
+// crashes at random ranks the largest count stays small. The tree degrades
+// towards a star when the crashes are at its top.
 func TestMessagesPerProcessDegraded(t *testing.T) {
 	const n = 512
 	var fs, maxes []float64
@@ -157,8 +159,8 @@ func TestMessagesPerProcessDegraded(t *testing.T) {
 			return out
 		}}
 		r := measure(t, c, n, 2)
-		if lo, hi := 2<<k, 4<<k+8; r.Max < float64(lo) || r.Max > float64(hi) {
-			t.Errorf("%s: max %v, want within [2·2^k, 4·2^k + 8] = [%d, %d]", c.flags(n, 2), r.Max, 2<<k, 4<<k+8)
+		if lo, hi := 2<<k, (2*k+2)<<k+8; r.Max < float64(lo) || r.Max > float64(hi) {
+			t.Errorf("%s: max %v, want within [2·2^k, (2k+2)·2^k + 8] = [%d, %d]", c.flags(n, 2), r.Max, lo, hi)
 		}
 		if r.MaxRank != 0 {
 			t.Errorf("%s: the busiest rank is p%d, want the root p0", c.flags(n, 2), r.MaxRank)
@@ -225,7 +227,9 @@ func TestSimulatePerProcessFigures(t *testing.T) {
 }
 
 // TestMessagesPerProcessTable prints docs/era.md's table of messages per
-// process, per topology, N = 16 … 6000 and crashes (a few minutes of CPU):
+// process, per topology, N = 16 … 6000 and crashes (about ten minutes of
+// CPU), row by row; ERA_MSGS_TOPOLOGIES (e.g. "bin/bin,bin/star") selects
+// topologies, and "none" only the top-of-tree sweep:
 // ERA_MSGS_TABLE=1 go test ./models/era -run TestMessagesPerProcessTable -v
 func TestMessagesPerProcessTable(t *testing.T) {
 	if os.Getenv("ERA_MSGS_TABLE") == "" {
@@ -243,6 +247,15 @@ func TestMessagesPerProcessTable(t *testing.T) {
 	}
 	topos := []msgCase{{name: "binary"}, {name: "string"}, {name: "star"},
 		{name: "bin/bin", nodeSize: 16}, {name: "bin/star", nodeSize: 16}, {name: "star/bin", nodeSize: 16}}
+	if sel := os.Getenv("ERA_MSGS_TOPOLOGIES"); sel != "" {
+		var keep []msgCase
+		for _, c := range topos {
+			if strings.Contains(","+sel+",", ","+c.name+",") {
+				keep = append(keep, c)
+			}
+		}
+		topos = keep
+	}
 	type crash struct {
 		label   string
 		crashes func(int) int
@@ -252,6 +265,7 @@ func TestMessagesPerProcessTable(t *testing.T) {
 		{"3, before the start", fewCrashes, beforeStart}, {"≤ 3, at random times", fewCrashes, atRandom(fewCrashes)},
 		{"max(4, N/64), before the start", manyCrashes, beforeStart}, {"≤ max(4, N/64), at random times", manyCrashes, atRandom(manyCrashes)}}
 	var b strings.Builder
+	flush := func() { fmt.Print(b.String()); b.Reset() }
 	fmt.Fprintf(&b, "| topology | crashes |")
 	for _, n := range ns {
 		fmt.Fprintf(&b, " N=%d |", n)
@@ -284,6 +298,7 @@ func TestMessagesPerProcessTable(t *testing.T) {
 			fl, fn := FitLine(Log2s(ns), maxes), FitLine(Floats(ns), maxes)
 			fmt.Fprintf(&b, " %.2f + %.2f·log2 N (R² %.2f) | %.3g + %.3g·N (R² %.2f) | %.2f |\n",
 				fl.Alpha, fl.Beta, fl.R2, fn.Alpha, fn.Beta, fn.R2, maxes[len(maxes)-1]/math.Log2(6000))
+			flush()
 		}
 	}
 	// The top of the binary tree dead before the start.
@@ -300,7 +315,7 @@ func TestMessagesPerProcessTable(t *testing.T) {
 		}}
 		r := measure(t, c, n, 2)
 		t.Logf("%s: max %g (p%d), mean %.3f, %d steps", c.flags(n, 2), r.Max, r.MaxRank, r.Mean, r.Steps)
-		fmt.Fprintf(&b, "| 1-%d | %d | %g (p%d) | %.2f |\n", top, top, r.Max, r.MaxRank, r.Mean)
+		fmt.Fprintf(&b, "| %s | %d | %g (p%d) | %.2f |\n", ranksString(c.fail(n)), top, r.Max, r.MaxRank, r.Mean)
 	}
 	fmt.Print(b.String())
 }
