@@ -78,8 +78,9 @@ func closedFormTree(t testing.TB, P, L, o, step int) (tree, schedule bool) {
 // tree? Over L = 0 … 8, o = 1 … 4 and P = 1 … 100: stepping i by 1 it is
 // a tree for every P only when o = 1; stepping i by o (one send per o) it
 // is a tree, and equals the LogP schedule's optimal tree, for every P
-// exactly when o divides L. When o ∤ L it is still a tree for some P but
-// not for all (the first P without is 5, 6 or 7), and is the schedule only where it is a tree.
+// exactly when o divides L. When o ∤ L it is a tree only up to P = 4 … 7
+// (the first P without is 5 … 8), and is the schedule only where it is a
+// tree.
 func TestSection323ClosedForm(t *testing.T) {
 	for L := 0; L <= 8; L++ {
 		for o := 1; o <= 4; o++ {
