@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ftkernel/ftkernel/netnode"
 )
 
 // ftcheckProcess runs this test binary as ftcheck (TestMain) in its own
@@ -112,7 +114,16 @@ func TestRunKillValidate(t *testing.T) {
 	// A step whose logged effects are not the model's: exit 1, naming it.
 	forged := copyDir(t, dir)
 	editLine(t, filepath.Join(forged, rankLog(survivor)), 2, func(l string) string {
-		return strings.Replace(l, `"eff":[`, `"eff":[{"kind":"decide","to":-1,"a":7,"v":"AQAA","text":"forged"},`, 1)
+		var r netnode.Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		r.Effects = append(r.Effects, netnode.EffectRecord{Kind: "decide", To: -1, Instance: 7, Value: []byte{1, 0, 0}, Text: "forged"})
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
 	})
 	code, out, errs = ftcheck(t, "validate", forged)
 	if code != 1 || !strings.Contains(out, rankLog(survivor)+":2 (step") || !strings.Contains(out, "diverged from the model") {
