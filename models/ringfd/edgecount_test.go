@@ -58,8 +58,8 @@ func TestEdgeCounts(t *testing.T) {
 	}
 }
 
-// TestEdgeCountsTable prints docs/ringfd.md's per-edge counts (about three
-// minutes of CPU, 1.1 million states for Open MPI's BMG): RINGFD_EDGE_TABLE=1 go test ./models/ringfd -run TestEdgeCountsTable -v
+// TestEdgeCountsTable prints docs/ringfd.md's per-edge counts (34 s on the
+// shared machine, 1.1 million states for Open MPI's BMG): RINGFD_EDGE_TABLE=1 go test ./models/ringfd -run TestEdgeCountsTable -v
 func TestEdgeCountsTable(t *testing.T) {
 	if os.Getenv("RINGFD_EDGE_TABLE") == "" {
 		t.Skip("RINGFD_EDGE_TABLE=1 prints the table")
