@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"io"
 	"net"
 	"strings"
@@ -232,6 +233,20 @@ func TestNonLoopbackRefused(t *testing.T) {
 	for _, addr := range []string{"127.0.0.1:80", "[::1]:80", "127.0.0.2:9"} {
 		if _, err := netnode.New(netnode.Config{Rank: 0, Peers: []string{ln.Addr().String(), addr}, Listener: ln, Machine: &summer{n: 2}, Decode: decode}); err != nil {
 			t.Errorf("peer %q: %v", addr, err)
+		}
+	}
+}
+
+// TestImportsOnlyCoreAndStdlib keeps the package what an embedder can
+// copy: the standard library and core, nothing else.
+func TestImportsOnlyCoreAndStdlib(t *testing.T) {
+	pkg, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range pkg.Imports {
+		if imp != "github.com/ftkernel/ftkernel/core" && strings.Contains(strings.Split(imp, "/")[0], ".") {
+			t.Errorf("netnode imports %s", imp)
 		}
 	}
 }
