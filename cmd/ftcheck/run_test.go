@@ -135,13 +135,16 @@ func TestRunKillValidate(t *testing.T) {
 // children contributed (--mutant early-root-decision, built into the
 // binary) still makes the processes return the same values, so run exits
 // 0; validate replays the trace against the same mutant model and finds
-// validity violated at p0's first decision (exit 1).
+// validity violated at a decision of p0's (exit 1). The root decides
+// early only when its call comes before its children's contributions,
+// which the scheduling of the processes decides: an agreement may escape,
+// 20 in a row do not (a run of 3 agreements escaped once in 50).
 func TestRunMutantRejectedByValidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
 	dir := filepath.Join(t.TempDir(), "mutant")
-	code, out, errs := ftcheckProcess(t, "run", "era", "--n", "4", "--agreements", "3", "--interval", "1ms",
+	code, out, errs := ftcheckProcess(t, "run", "era", "--n", "4", "--agreements", "20", "--interval", "1ms",
 		"--mutant", "early-root-decision", "--trace", dir)
 	if code != 0 {
 		t.Fatalf("run: exit %d\n%s%s", code, out, errs)
