@@ -78,7 +78,9 @@ const (
 	// channel's first message, say) are then one key: a replica backing
 	// up the second overwrites the first, a COMMIT of one removes the
 	// backup entry of the other, and a log lookup may miss. After a master
-	// failover a destination's message is never re-sent. Breaks validity.
+	// failover a destination's message is never re-sent (breaks
+	// validity); without one, a replica that missed a logged MID backs
+	// the message up and keeps it (breaks backup-drained).
 	MutantMIDOrderIgnoresDst = mutant.Name("mid-order-ignores-dst")
 )
 
