@@ -462,8 +462,10 @@ type PxWalk struct {
 	States  []PxState
 }
 
-// RandomPxWalk steps the Go nodes of in (mutant mut) by uniformly chosen
-// enabled actions from seed, at most maxSteps steps.
+// RandomPxWalk steps the Go nodes of in (mutant mut) from seed, at most
+// maxSteps steps: a delivery (uniformly among the messages in flight)
+// with probability 3/4 when one is enabled, else any enabled action
+// (uniformly), so that walks reach decisions.
 func RandomPxWalk(in PxInstance, mut mutant.Name, seed uint64, maxSteps int) (*PxWalk, error) {
 	w, err := NewPxWorld(in, mut)
 	if err != nil {
@@ -475,6 +477,15 @@ func RandomPxWalk(in PxInstance, mut mutant.Name, seed uint64, maxSteps int) (*P
 		en := w.Enabled()
 		if len(en) == 0 {
 			break
+		}
+		var dl []PxAction
+		for _, a := range en {
+			if a.Act == "Deliver" {
+				dl = append(dl, a)
+			}
+		}
+		if len(dl) > 0 && r.IntN(4) < 3 {
+			en = dl
 		}
 		a := en[r.IntN(len(en))]
 		if err := w.Apply(a); err != nil {
