@@ -26,8 +26,9 @@ var forgetConfigs = append([]reductionRow{
 	{"correction", "--P 3 --timing rounds --faults 2", false, false},
 	{"era", "--n 3 --crashes 2", false, false},
 	{"gossipfd", "--timing bounded --max-rounds 8 --detect-bound 9", false, false},
-	// With the default --detect-bound (9 rounds ≥ --max-rounds 8) both
-	// completeness properties are vacuous; 7 makes them check the crashes
+	// --detect-bound 9 (≥ --max-rounds 8) leaves both completeness
+	// properties vacuous; 7, the default here (T_cleanup 4 + W 3 for BRR
+	// at n = 4: gossipfd.EnvDetectBound), makes them check the crashes
 	// after round 0 (completeness-eventually under --liveness,
 	// TestForgetEventuallySoundness), and never-suspect violates them.
 	{"gossipfd", "--timing bounded --detect-bound 7 --max-rounds 8", false, false},
