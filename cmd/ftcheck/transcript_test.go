@@ -41,8 +41,12 @@ var cheapTranscripts = []string{
 	// docs/ringfd.md
 	"check ringfd --n 3 --procs 1 --crashes 1 --delta 2 --period 2 --timeout 4",
 	"check ringfd --n 6 --procs 0 --crashes 1 --delta 1 --period 3 --timeout 5 --mutant forward-never --symmetry",
+	// docs/gossipfd.md
+	"check gossipfd --variant brr --n 4 --crashes 2 --cleanup 4 --ping=false",
 	// docs/replica.md
 	"check replica --program gather-diff-any-source --procs 3 --degree 2 --crashes 0 --quiet",
+	// docs/twophase.md
+	"check twophase --rm 3 --mutants --quiet",
 }
 
 type transcript struct {
