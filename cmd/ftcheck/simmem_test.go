@@ -259,12 +259,14 @@ func TestSimulateRefusesWhatCannotFit(t *testing.T) {
 		{[]string{"correction", "--P", "1048576", "--runs", "100", "--fault-rate", "0.01", "--max-memory", "1000"}, "--P 1048576: needs about "},
 		{[]string{"correction", "--P", "262144", "--svg", filepath.Join(dir, "t.svg"), "--max-memory", "1000"}, "lower --P (or drop --svg) or raise --max-memory"},
 		{[]string{"correction", "--P", "4194304", "--table1", "--max-memory", "2000"}, "--P 4194304: needs about "},
+		{[]string{"gossipfd", "--detection", "--n", "65536", "--max-memory", "4000"}, "--n 65536: needs about "},
+		{[]string{"gossipfd", "--fd-failure", "--n", "65536", "--trials", "10", "--max-memory", "500"}, "lower --n or raise --max-memory"},
 	} {
 		start := time.Now()
 		code, out, errs := ftcheck(t, append(append([]string{"simulate"}, c.args...), "--quiet", "--out", dir)...)
 		mb := c.args[len(c.args)-1]
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) ||
-			!strings.Contains(errs, "the memory bound is "+mb+" MiB (from --max-memory); lower --P") || time.Since(start) > 5*time.Second {
+			!strings.Contains(errs, "the memory bound is "+mb+" MiB (from --max-memory); lower --") || time.Since(start) > 5*time.Second {
 			t.Errorf("%v: exit %d after %.1fs\nstdout: %s\nstderr: %s", c.args, code, time.Since(start).Seconds(), out, errs)
 		}
 	}

@@ -190,7 +190,10 @@ type noSymmetry struct{ checker.Model[*RoundState] }
 // DefineSimulate.
 func simulateGossipfd(fs *flag.FlagSet) registry.SimBuilder {
 	run := DefineSimulate(fs)
-	return func(_ context.Context, progress func(string)) (*registry.SimReport, error) {
+	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
+		if err := registry.CheckFits(ctx, simMemory(fs), "--n"); err != nil {
+			return nil, fmt.Errorf("--n %v: %w", fs.Lookup("n").Value, err)
+		}
 		t0 := time.Now()
 		figs, text, err := run()
 		if err != nil {
