@@ -353,10 +353,12 @@ func TestReplayNoLongerViolates(t *testing.T) {
 // when go run built it.
 func TestInvocation(t *testing.T) {
 	for arg0, want := range map[string]string{
-		"/tmp/go-build1234/b001/exe/ftcheck": "go run ./cmd/ftcheck",
-		"/home/u/go/bin/ftcheck":             "/home/u/go/bin/ftcheck",
-		"ftcheck":                            "ftcheck",
-		"./ftcheck":                          "./ftcheck",
+		"/tmp/go-build1234/b001/exe/ftcheck":     "go run ./cmd/ftcheck",
+		goCache() + "/17/17ddd1dfef53-d/ftcheck": "go run ./cmd/ftcheck",
+		goCache() + "/17/17ddd1dfef53/ftcheck":   goCache() + "/17/17ddd1dfef53/ftcheck",
+		"/home/u/go/bin/ftcheck":                 "/home/u/go/bin/ftcheck",
+		"ftcheck":                                "ftcheck",
+		"./ftcheck":                              "./ftcheck",
 	} {
 		if got := invocation(arg0); got != want {
 			t.Errorf("invocation(%q) = %q, want %q", arg0, got, want)

@@ -137,8 +137,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 // otherwise.
 func invocation(arg0 string) string {
 	dir := filepath.ToSlash(filepath.Dir(arg0))
+	// go run builds into a temporary go-buildNNN/bNNN/exe directory, or
+	// reuses an executable cached under GOCACHE as HH/HASH-d/NAME.
 	if strings.HasSuffix(dir, "/exe") && strings.Contains(dir, "/go-build") {
 		return "go run ./cmd/ftcheck"
 	}
+	if strings.HasSuffix(dir, "-d") && strings.HasPrefix(dir, filepath.ToSlash(goCache())+"/") {
+		return "go run ./cmd/ftcheck"
+	}
 	return arg0
+}
+
+// goCache is the go command's build cache directory: GOCACHE, else
+// go-build under the user's cache directory (what "go env GOCACHE" prints
+// by default), or "" when neither is known.
+func goCache() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "go-build")
+	}
+	return ""
 }
