@@ -31,7 +31,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		if wantsHelp(args) {
 			fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
 			common(fs)
-			printFlags(fs, stdout, fmt.Sprintf("ftcheck simulate MODEL [model flags] [simulate flags]\nmodels: %s (their flags: ftcheck simulate MODEL -h)\nCtrl-C or SIGTERM stops the runs and reports those done (exit 3)", simulatedNames()))
+			printFlags(fs, stdout, fmt.Sprintf("ftcheck simulate MODEL [model flags] [simulate flags]\nmodels: %s (their flags: ftcheck simulate MODEL -h)\nCtrl-C, SIGTERM or the memory bound (--max-memory) stops the runs and reports those done (exit 3)", simulatedNames()))
 			return errHelp
 		}
 		return usageFor("ftcheck simulate -h", "simulate: name a model (%s)", simulatedNames())
