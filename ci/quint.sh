@@ -2,8 +2,8 @@
 # Quint checks for the specifications in tla/: ERA (era*.qnt), the
 # Corrected Tree broadcast with checked correction (correction*.qnt), the
 # round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt),
-# P2P-MPI replica coordination (replica*.qnt) and the observation ring
-# failure detector (ringfd*.qnt).
+# P2P-MPI replica coordination (replica*.qnt), the observation ring
+# failure detector (ringfd*.qnt) and Multi-Paxos (paxos*.qnt).
 #
 #   bash ci/quint.sh            # from the repo root (or from anywhere)
 #
@@ -19,7 +19,9 @@
 # enough to reach quiescence, where liveness is checked); for gossipfd
 # QUINT_GOSSIPFD_SAMPLES (default 150; its runs end at the horizon, at
 # most 37 steps) and QUINT_GOSSIPFD_X_SAMPLES (default 60, the Random and
-# out-of-phase instances, at most 26 steps).
+# out-of-phase instances, at most 26 steps); for replica
+# QUINT_REPLICA_SAMPLES, for ringfd QUINT_RINGFD_SAMPLES, for paxos
+# QUINT_PAXOS_SAMPLES (default 60; runs of at most 60 steps).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -256,6 +258,38 @@ expect_violation "ringfd mutant forwardAlways (ForwardAtMostOnce)" \
 expect_violation "ringfd4 ObsRepairAtQuiescence (needs delays below eta)" \
   rrun tla/ringfd.qnt --main ringfd4 --invariant ObsRepairAtQuiescence --max-samples "$RSAMPLES"
 # conformance with the Go daemons is the Go test tla/conformance (ringfd_*_test.go)
+
+# ------------------------------------------ paxos (Multi-Paxos, crash-recovery)
+# paxos_checks: tla/paxos*.qnt, statemachine/paxos rule by rule. Knob:
+# QUINT_PAXOS_SAMPLES (default 60; runs of at most 60 steps, ~5 traces/s).
+paxos_checks() {
+  local ps="${QUINT_PAXOS_SAMPLES:-60}"
+  echo "== paxos: Multi-Paxos with crash-recovery, loss, duplication (tla/paxos*.qnt)"
+  local pstart=$(date +%s)
+  prun() { "$QUINT" run --backend typescript --seed "$SEED" --max-steps 60 --verbosity 1 "$@"; }
+  # (typechecks paxos.qnt and paxos_test.qnt)
+  step "test paxos_test (Fig. 2.1: two competing proposers; ignore-promised-value, forget-promise-on-restart scenarios)" \
+    "$QUINT" test tla/paxos_test.qnt --main paxos_test --backend typescript --seed "$SEED"
+  # a committed Go walk replayed in the spec (the full conformance, both
+  # directions, is the Go test tla/conformance, paxos_*_test.go)
+  step "test traces/go/replayPaxosWalk" "$QUINT" test tla/traces/go/replayPaxosWalk.qnt \
+    --main replayPaxosWalk --backend typescript --seed "$SEED"
+  # Inv = Validity, uniform Agreement, Integrity, ReturnAgreement
+  step "run paxos paxos3 Inv ($ps samples)" \
+    prun tla/paxos.qnt --main paxos3 --invariant Inv --max-samples "$ps"
+  step "run paxos paxos3x2 Inv ($(( ps / 2 )) samples, two commands per proposer, two crashes)" \
+    prun tla/paxos.qnt --main paxos3x2 --invariant Inv --max-samples "$(( ps / 2 ))"
+  # evidence: each mutant is caught by Agreement (forgetPromiseOnRestart
+  # needs a rarer schedule: paxos_test's forgetPromiseTest shows it)
+  expect_violation "paxos mutant acceptLowerBallot (Agreement)" \
+    prun tla/paxos_mutants.qnt --main acceptLowerBallot --invariant Agreement --max-samples "$(( ps * 5 ))"
+  expect_violation "paxos mutant ignorePromisedValue (Agreement)" \
+    prun tla/paxos_mutants.qnt --main ignorePromisedValue --invariant Agreement --max-samples "$(( ps * 5 ))"
+  expect_violation "paxos mutant learnOnMinority (Agreement)" \
+    prun tla/paxos_mutants.qnt --main learnOnMinority --invariant Agreement --max-samples "$(( ps * 5 ))"
+  echo "== paxos checks took $(( $(date +%s) - pstart ))s"
+}
+paxos_checks
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"

@@ -51,7 +51,8 @@ func pxMutantWalk(t testing.TB, in PxInstance, mut mutant.Name) (g *PxWalk, seed
 
 // TestPaxosGoWalksInSpec turns random walks of the Go paxos nodes
 // (PxWorld: instances paxos3 and paxos3x2, with crashes, restarts, losses,
-// duplications, Leads and false suspicions) into ITF files (paxos.qnt's
+// duplications, Leads and false suspicions; fig21, whose proposers are not
+// learners) into ITF files (paxos.qnt's
 // image per state) and Quint run tests (replayGo), and runs them with
 // `quint test`: every Go step must be a spec step reaching the same image.
 // The same modules replay a walk of each Go mutant accept-lower-ballot and
@@ -66,7 +67,7 @@ func TestPaxosGoWalksInSpec(t *testing.T) {
 	if d := os.Getenv("CONFORMANCE_KEEP"); d != "" {
 		dir = d
 	}
-	for _, module := range []string{"paxos3", "paxos3x2"} {
+	for _, module := range []string{"paxos3", "paxos3x2", "fig21"} {
 		in, err := pxInstance(module)
 		if err != nil {
 			t.Fatal(err)

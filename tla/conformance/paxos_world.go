@@ -93,6 +93,12 @@ type PxMsg struct {
 	Vals     string
 }
 
+// String formats the message as paxos.qnt's fields, e.g.
+// "ACCEPT p0→p2 b=1 i=0 v=1 votes=[] vals=[]".
+func (x PxMsg) String() string {
+	return fmt.Sprintf("%s p%d→p%d b=%d i=%d v=%d votes=[%s] vals=[%s]", x.Kind, x.Src, x.Dst, x.B, x.I, x.V, x.Votes, x.Vals)
+}
+
 func joinInts(xs []int) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
