@@ -94,7 +94,8 @@ func TestHumanOutput(t *testing.T) {
 	}
 }
 
-// checkHuman fails when out has Go formatting or lacks a final newline.
+// checkHuman fails when out has Go formatting, a line ending in blanks,
+// or lacks a final newline.
 func checkHuman(t *testing.T, what, out string) {
 	t.Helper()
 	if out == "" || !strings.HasSuffix(out, "\n") {
@@ -103,6 +104,9 @@ func checkHuman(t *testing.T, what, out string) {
 	for _, line := range strings.Split(out, "\n") {
 		if m := goFormatting.FindString(line); m != "" {
 			t.Errorf("%s: Go formatting %q in %q", what, m, line)
+		}
+		if strings.TrimRight(line, " \t") != line {
+			t.Errorf("%s: a line ends in blanks: %q", what, line)
 		}
 	}
 }

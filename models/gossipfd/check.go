@@ -283,6 +283,9 @@ func (m *CheckModel) Describe(s *RoundState, a checker.Action) string {
 			news = append(news, fmt.Sprintf("p%d suspects %v", h, su))
 		}
 	}
+	if len(news) == 0 {
+		return fmt.Sprintf("round %d: no new declaration or suspicion", s.G+1)
+	}
 	return fmt.Sprintf("round %d: %s", s.G+1, strings.Join(news, "; "))
 }
 

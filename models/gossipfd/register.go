@@ -64,7 +64,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	pong := fs.String("on-pong", "refresh", "what a successful ping does: refresh (restart the timeout) or withdraw (only drop the suspicion)")
 	routing := fs.String("routing", "fixed", "fixed (Eqs. 3–5 over all n) or live (over the hosts not declared)")
 	window := fs.Int("window", 0, "crashes happen before rounds 1…window; window 0 … 1000 (0: two cycles)")
-	horizon := fs.Int("horizon", 0, "rounds run, 0 … 1000 (0: window + T_cleanup + two cycles + 2)")
+	horizon := fs.Int("horizon", 0, "rounds run, 0 … 1000 (0: window + the completeness bound + 1)")
 	bound := fs.Int("detect-bound", 0, "completeness bound in rounds after the crash, 0 … 1000 (0: T_cleanup + W, W the rounds the crashed host's last heartbeat takes to reach every host, worst phase; see DetectBound); with --timing bounded, in the observer's rounds after the crashed host's last round (0: the same when Δ < T_gossip, else T_cleanup + two cycles + 1)")
 	seed := fs.Uint64("seed", 1, "random variant: seed of the partner plan")
 	timing := fs.String("timing", "rounds", "rounds (the synchronous round model, every crash choice) or bounded (checker/env bounded delay: every order of every tick's steps, delays in [1, Δ] ticks; needs --max-rounds)")

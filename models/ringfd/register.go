@@ -136,10 +136,14 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		}
 		var b strings.Builder
 		crashes := len(p.Fail)+len(p.FailProcs) > 0
+		each := fmt.Sprintf("%d processes each", p.Procs)
+		if p.Procs == 1 {
+			each = "1 process each"
+		}
 		if crashes {
-			fmt.Fprintf(&b, "N=%d daemons, %d processes each; crashes at tick %d; simulated to tick %d\n", p.N, p.Procs, r.CrashAt, r.Ticks)
+			fmt.Fprintf(&b, "N=%d daemons, %s; crashes at tick %d; simulated to tick %d\n", p.N, each, r.CrashAt, r.Ticks)
 		} else {
-			fmt.Fprintf(&b, "N=%d daemons, %d processes each; no crash (--fail, --fail-procs); simulated to tick %d\n", p.N, p.Procs, r.Ticks)
+			fmt.Fprintf(&b, "N=%d daemons, %s; no crash (--fail, --fail-procs); simulated to tick %d\n", p.N, each, r.Ticks)
 		}
 		b.WriteString(rankLegend(p.N, p.Procs))
 		fmt.Fprintf(&b, "messages: %d daemon→daemon FAULT, %d daemon→process FAULT, %d heartbeats, %d requests\n",
