@@ -46,15 +46,23 @@ type Params struct {
 	// are survivors); CrashLogger lets the centralized logger crash.
 	Crashes     int
 	CrashLogger bool
-	Delta       int
-	Mutant      mutant.Name
-	CrashProb   float64
+	// Loss is a budget of messages lost (any message; Paxos's channels
+	// are unreliable, and every role retransmits). The centralized
+	// logger's channels are reliable (§5.1.1): no loss there.
+	Loss int
+	// Timing is env.BoundedDelay (with Delta; termination is checked) or
+	// env.Asynchronous (safety only: timers fire at any step, so bound
+	// the search with --max-depth).
+	Timing    env.Timing
+	Delta     int
+	Mutant    mutant.Name
+	CrashProb float64
 }
 
 func (p Params) config() el.Config {
 	c := el.Config{Kind: p.Kind, Procs: p.Procs, F: p.F, Experimental: p.Experimental, Mutant: p.Mutant}
 	if c.Kind != el.Centralized {
-		c.Consensus = Paxos{Retransmit: uint64(2*p.Delta + 1)}
+		c.Consensus = Paxos{Retransmit: uint64(2*max(p.Delta, 1) + 1)}
 	}
 	return c
 }
@@ -113,6 +121,9 @@ func NewModel(p Params) (*env.Model, error) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "eventlogger %v procs=%d f=%d loggers=%d saves=%d", p.Kind, p.Procs, p.F, c.Loggers(), p.Saves)
+	if p.Timing == env.Asynchronous {
+		b.WriteString(" timing=async")
+	}
 	if p.Experimental {
 		b.WriteString(" deployment=experimental")
 	}
@@ -122,12 +133,15 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.CrashLogger {
 		b.WriteString(" crash-logger")
 	}
+	if p.Loss > 0 {
+		fmt.Fprintf(&b, " loss=%d", p.Loss)
+	}
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
 	cfg := env.Config{
 		Name: b.String(), N: c.N(), Crashes: p.Crashes, Network: env.FIFO, Detector: env.DetectorPerfect,
-		Timing: env.BoundedDelay, Delta: p.Delta, Blocking: true,
+		Timing: p.Timing, Delta: p.Delta, Blocking: true,
 		NewNode: func(r core.Rank, _ int) core.Machine {
 			n, err := el.New(r, c)
 			if err != nil {
@@ -139,6 +153,14 @@ func NewModel(p Params) (*env.Model, error) {
 		Survivors:  p.survivors(),
 		Properties: Properties(p),
 		CrashProb:  p.CrashProb,
+		Codec: env.Codec{
+			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return el.DecodeNode(b, r, c) },
+			Message: func(b []byte) (core.Message, error) { return el.DecodeMessage(b, c) },
+			Value:   el.DecodeValue,
+		},
+	}
+	if p.Loss > 0 {
+		cfg.Loss, cfg.Losses = env.LossAny, p.Loss
 	}
 	return env.New(cfg)
 }
@@ -146,11 +168,15 @@ func NewModel(p Params) (*env.Model, error) {
 // Properties: the log is linearizable (at quiescent worlds, where every
 // call made has returned or never will), and termination.
 func Properties(p Params) []checker.Property[*env.World] {
-	ps := []checker.Property[*env.World]{
+	lin := []checker.Property[*env.World]{
 		{Name: Linearizable_, Kind: checker.Quiescence,
 			Doc:   "the event log is linearizable: each process's save, remove-up-to and retrieve-since, as recorded (a call cut by a crash pending), are those of one sequential log per process (porcupine)",
 			Check: func(w *env.World) error { return Linearizable(w, p.Procs) }},
 	}
+	if p.Timing != env.BoundedDelay {
+		return lin
+	}
+	ps := lin
 	term := props.Eventually(Termination,
 		fmt.Sprintf("eventually every live application process's calls have all returned, assuming at most f=%d acceptors down (and, centralized, the logger up); bounded delay Δ, retransmission after 2Δ+1 ticks", p.F),
 		func(w *env.World) bool {
@@ -193,12 +219,13 @@ const (
 type flags struct {
 	logger, deployment, mut string
 	procs, f, saves         int
-	crashes, delta          int
+	crashes, delta, loss    int
 	remove, crashLogger     bool
+	timing                  string
 	fs                      *flag.FlagSet
 }
 
-var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "delta", "mutant"}
+var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "loss", "timing", "delta", "mutant"}
 
 func bind(fs *flag.FlagSet, def Params) *flags {
 	f := &flags{fs: fs}
@@ -209,8 +236,10 @@ func bind(fs *flag.FlagSet, def Params) *flags {
 	fs.IntVar(&f.saves, "saves", def.Saves, fmt.Sprintf("saves per process before its retrieve-since(0), 1 … %d", MaxCheckSaves))
 	fs.BoolVar(&f.remove, "remove", def.Remove, "each process calls remove-up-to(1) after its saves")
 	fs.IntVar(&f.crashes, "crashes", def.Crashes, "crash budget: application processes and, for the Paxos loggers, up to f acceptors")
+	fs.IntVar(&f.loss, "loss", 0, "loss budget L: at most this many messages lost in a run (Paxos loggers only), 0 … 8")
 	fs.BoolVar(&f.crashLogger, "crash-logger", false, "the centralized logger may crash (its blocking: termination is expected to fail)")
-	fs.IntVar(&f.delta, "delta", def.Delta, "delay bound Δ in ticks, 1 … 2")
+	fs.StringVar(&f.timing, "timing", "bounded", "bounded: every message delivered within Δ ticks, retransmission after 2Δ+1 (termination checked); async: no clock, timers fire at any step, messages overtake one another as far as FIFO channels allow (safety only; bound the search with --max-depth)")
+	fs.IntVar(&f.delta, "delta", def.Delta, "delay bound Δ in ticks under --timing bounded, 1 … 2")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return f
 }
@@ -221,6 +250,7 @@ func (f *flags) params() (Params, error) {
 		flagcheck.Int("f", int64(f.f), 1, MaxCheckF, ""),
 		flagcheck.Int("saves", int64(f.saves), 1, MaxCheckSaves, ""),
 		flagcheck.Int("delta", int64(f.delta), 1, 2, ""),
+		flagcheck.Int("loss", int64(f.loss), 0, 8, ""),
 	); err != nil {
 		return Params{}, err
 	}
@@ -233,7 +263,18 @@ func (f *flags) build() (Params, error) {
 		return Params{}, fmt.Errorf("--logger: %v", err)
 	}
 	p := Params{Kind: k, Procs: f.procs, F: f.f, Saves: f.saves, Remove: f.remove, Crashes: f.crashes,
-		CrashLogger: f.crashLogger, Delta: f.delta, Mutant: mutant.Name(f.mut)}
+		CrashLogger: f.crashLogger, Loss: f.loss, Delta: f.delta, Mutant: mutant.Name(f.mut)}
+	if p.Loss > 0 && k == el.Centralized {
+		return p, fmt.Errorf("--loss: the centralized logger's channels are reliable (§5.1.1)")
+	}
+	switch f.timing {
+	case "bounded", "":
+		p.Timing = env.BoundedDelay
+	case "async":
+		p.Timing, p.Delta = env.Asynchronous, 0
+	default:
+		return p, fmt.Errorf("--timing %q: want bounded or async", f.timing)
+	}
 	switch f.deployment {
 	case "table":
 	case "experimental":
@@ -272,7 +313,7 @@ func (f *flags) own() map[string]string {
 }
 
 // DefaultCheck: 2 application processes, f = 1, one crash, one save each.
-var DefaultCheck = Params{Kind: el.Parallel, Procs: 2, F: 1, Saves: 1, Crashes: 1, Delta: 1}
+var DefaultCheck = Params{Kind: el.Parallel, Procs: 2, F: 1, Saves: 1, Crashes: 1, Timing: env.BoundedDelay, Delta: 1}
 
 func defineCheck(fs *flag.FlagSet) registry.Builder {
 	f := bind(fs, DefaultCheck)
@@ -296,7 +337,7 @@ func (f *flags) own2() map[string]string {
 	return map[string]string{
 		"logger": f.logger, "deployment": f.deployment, "procs": fmt.Sprint(f.procs), "f": fmt.Sprint(f.f),
 		"saves": fmt.Sprint(f.saves), "remove": fmt.Sprint(f.remove), "crashes": fmt.Sprint(f.crashes),
-		"crash-logger": fmt.Sprint(f.crashLogger), "delta": fmt.Sprint(f.delta), "mutant": f.mut,
+		"crash-logger": fmt.Sprint(f.crashLogger), "loss": fmt.Sprint(f.loss), "timing": "bounded", "delta": fmt.Sprint(f.delta), "mutant": f.mut,
 		registry.ModelParam: "eventlogger",
 	}
 }

@@ -57,3 +57,15 @@ func (Paxos) Coordinating(m core.Machine) bool {
 	_, ok := m.(*px.Node).Coordinating()
 	return ok
 }
+
+func (p Paxos) config(g el.Group) px.Config {
+	return px.Config{N: len(g.Global), Proposers: g.Proposers, Acceptors: g.Acceptors, Learners: g.Learners, Retransmit: p.Retransmit}
+}
+
+func (p Paxos) DecodeNode(g el.Group, r core.Rank, b []byte) (core.Machine, error) {
+	return px.DecodeNode(b, r, p.config(g))
+}
+
+func (Paxos) DecodeMessage(g el.Group, b []byte) (core.Message, error) {
+	return px.DecodeMessage(b, len(g.Global))
+}

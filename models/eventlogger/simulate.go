@@ -137,7 +137,7 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 				thr.Throughput, thr.Latency, thr.Busiest, 100*thr.Utilisation, cost.Msg, cost.Consensus, cost.Latency, cost.Cores, hCen, hCls)
 		}
 		if *walks > 0 {
-			p := Params{Kind: k, Procs: *procs, F: *f, Experimental: cp.Experimental, Saves: *saves, Remove: true, Crashes: *crashes, Delta: 1, CrashProb: 0.01}
+			p := Params{Kind: k, Procs: *procs, F: *f, Experimental: cp.Experimental, Saves: *saves, Remove: true, Crashes: *crashes, Timing: env.BoundedDelay, Delta: 1, CrashProb: 0.01}
 			p.Mutant = mutantName(*mut)
 			fl := &flags{logger: k.String(), deployment: *deployment, procs: *procs, f: *f, saves: *saves, remove: true, crashes: *crashes, delta: 1, mut: *mut}
 			if _, err := fl.build(); err != nil {

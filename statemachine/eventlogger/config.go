@@ -68,6 +68,10 @@ type Consensus interface {
 	Votes(m core.Machine) []Vote
 	// Timer is the one timer id the machines arm.
 	Timer() uint64
+	// DecodeNode reads the state of local rank r of group g written by
+	// the machine's AppendBinary; DecodeMessage a message of group g.
+	DecodeNode(g Group, r core.Rank, b []byte) (core.Machine, error)
+	DecodeMessage(g Group, b []byte) (core.Message, error)
 }
 
 // Decision is one decided instance of a learner's log.

@@ -33,6 +33,9 @@ type pending struct {
 	Data string // the command proposed (Paxos loggers)
 	Inst uint64 // retrieve-since: the barrier's instance, once chosen
 	Wait bool   // retrieve-since: the barrier returned, waiting for the entries
+	// Remote: the entries come in a DETS message (centralized, Classic,
+	// the mutant's read), not from the node's own learner (Parallel).
+	Remote bool
 }
 
 // read is a LOGREQ a Classic replica answers once its log reaches Inst.
@@ -284,6 +287,7 @@ func (n *Node) returned(k int, i uint64, out []core.Effect) []core.Effect {
 	// before it is what the read sees.
 	n.cur.Inst, n.cur.Wait = i, true
 	if n.cfg.Kind == Classic {
+		n.cur.Remote = true
 		for _, r := range n.cfg.LearnerRanks(0) {
 			out = append(out, core.Send(r, Msg{K: MsgLogReq, Proc: n.rank, ID: n.cur.ID, Inst: i}))
 		}
@@ -299,7 +303,7 @@ func (n *Node) done(r Result, out []core.Effect) []core.Effect {
 // progress finishes what waits on a learner's log: a Parallel client's
 // read, a Classic replica's pending LOGREQs.
 func (n *Node) progress(out []core.Effect) []core.Effect {
-	if n.role == RoleClient && n.cur != nil && n.cur.Wait && n.cfg.Kind == Parallel {
+	if n.role == RoleClient && n.cur != nil && n.cur.Wait && !n.cur.Remote && n.cfg.Kind == Parallel {
 		log := n.cfg.Consensus.Log(n.seqs[0])
 		if uint64(len(log)) > n.cur.Inst {
 			es := since(logOf(n.rank, log[:n.cur.Inst]), n.cur.ID)
@@ -358,11 +362,12 @@ func (n *Node) call(in core.Input, out []core.Effect) ([]core.Effect, error) {
 		n.cur = &pending{Op: OpRetrieve, ID: c.ID}
 		switch {
 		case n.cfg.Kind == Centralized:
-			return append(out, core.Send(n.logger(), Msg{K: MsgRetrieve, ID: c.ID})), nil
+			n.cur.Wait, n.cur.Remote, n.cur.Inst = true, true, n.ops
+			return append(out, core.Send(n.logger(), Msg{K: MsgRetrieve, ID: c.ID, Inst: n.ops})), nil
 		case n.cfg.Mutant == MutantRetrieveOneAcceptor:
 			s := n.seqOf[0]
-			n.cur.Wait = true
-			return append(out, core.Send(n.cfg.OneAcceptor(s), Msg{K: MsgVotesReq, Seq: uint32(s), Proc: n.rank, ID: c.ID})), nil
+			n.cur.Wait, n.cur.Remote, n.cur.Inst = true, true, n.ops
+			return append(out, core.Send(n.cfg.OneAcceptor(s), Msg{K: MsgVotesReq, Seq: uint32(s), Proc: n.rank, ID: c.ID, Inst: n.ops})), nil
 		}
 		return n.propose(command{Op: OpRetrieve, Proc: n.rank, ID: c.ID, Nonce: n.ops}, out)
 	}
@@ -395,7 +400,7 @@ func (n *Node) receive(from core.Rank, m Msg, out []core.Effect) ([]core.Effect,
 			n.logs[from] = since(n.logs[from], n.removed[from])
 			return append(out, core.Send(from, Msg{K: MsgRemoved, ID: m.ID})), nil
 		case MsgRetrieve:
-			return append(out, core.Send(from, Msg{K: MsgDets, ID: m.ID, Entries: since(n.logs[from], m.ID)})), nil
+			return append(out, core.Send(from, Msg{K: MsgDets, ID: m.ID, Inst: m.Inst, Entries: since(n.logs[from], m.ID)})), nil
 		}
 	case RoleReplica:
 		switch m.K {
@@ -414,7 +419,7 @@ func (n *Node) receive(from core.Rank, m Msg, out []core.Effect) ([]core.Effect,
 			for _, v := range n.cfg.Consensus.Votes(mach) {
 				ds = append(ds, Decision{Data: v.Data, Cmd: v.Cmd})
 			}
-			return append(out, core.Send(from, Msg{K: MsgDets, Proc: m.Proc, ID: m.ID, Entries: since(logOf(m.Proc, ds), m.ID)})), nil
+			return append(out, core.Send(from, Msg{K: MsgDets, Proc: m.Proc, ID: m.ID, Inst: m.Inst, Entries: since(logOf(m.Proc, ds), m.ID)})), nil
 		}
 	case RoleClient:
 		if n.cur == nil {
@@ -426,7 +431,7 @@ func (n *Node) receive(from core.Rank, m Msg, out []core.Effect) ([]core.Effect,
 			return n.done(Result{Op: OpSave, ID: m.ID}, out), nil
 		case m.K == MsgRemoved && n.cur.Op == OpRemove && m.ID == n.cur.ID:
 			return n.done(Result{Op: OpRemove, ID: m.ID}, out), nil
-		case m.K == MsgDets && n.cur.Op == OpRetrieve && n.cur.Wait && m.ID == n.cur.ID:
+		case m.K == MsgDets && n.cur.Op == OpRetrieve && n.cur.Remote && m.ID == n.cur.ID && m.Inst == n.cur.Inst:
 			if m.Entries == nil {
 				m.Entries = []Entry{}
 			}
@@ -450,6 +455,7 @@ func (n *Node) AppendBinary(b []byte) []byte {
 		b = core.AppendString(b, n.cur.Data)
 		b = core.AppendUint(b, n.cur.Inst)
 		b = core.AppendBool(b, n.cur.Wait)
+		b = core.AppendBool(b, n.cur.Remote)
 	}
 	b = core.AppendUint(b, uint64(len(n.logs)))
 	for i, l := range n.logs {
