@@ -53,20 +53,3 @@ func TestCountsPrint(t *testing.T) {
 		t.Logf("%+v: %+v %s", cp, c, c.KindsString())
 	}
 }
-
-func TestDESPrint(t *testing.T) {
-	if testing.Short() {
-		t.Skip()
-	}
-	cost := CostModel{Msg: 4.46, Consensus: 3.1, Latency: 100, Cores: 8}
-	for _, k := range []el.Kind{el.Centralized, el.Classic, el.Parallel} {
-		for _, n := range []int{1, 16, 64, 128} {
-			cp := CountParams{Kind: k, F: 1, Procs: n, AllAcceptors: true, Experimental: k != el.Centralized}
-			r, err := Throughput(DESParams{Count: cp, Cost: cost, Duration: 20000, Warmup: 2000})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%v n=%d: %+v", k, n, r)
-		}
-	}
-}
