@@ -32,6 +32,7 @@ var exportCases = []exportCase{
 	{"gossipfd-bounded", "gossipfd", []string{"--timing", "bounded", "--n", "3", "--cleanup", "1", "--ping=false"}, "", envITFVars, true},
 	{"replica", "replica", []string{"--mutant", "no-backup-resend"}, "", []string{"node", "crashed", "msgs"}, true},
 	{"ringfd", "ringfd", []string{"--n", "2", "--procs", "1", "--mutant", "hosted-not-reported"}, "", envITFVars, true},
+	{"eventlogger", "eventlogger", []string{"--logger", "parallel", "--procs", "1", "--crashes", "0", "--loss", "2", "--mutant", "retrieve-since-one-acceptor"}, "linearizable", envITFVars, true},
 	{"twophase", "twophase", []string{"--mutant", "broken-commit"}, "", twoPhaseITFVars, false},
 }
 

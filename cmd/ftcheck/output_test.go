@@ -48,6 +48,12 @@ var humanRuns = map[string][][]string{
 		{"simulate", "gossipfd", "--n", "6", "--load"},
 		{"simulate", "gossipfd", "--n", "6", "--min-cleanup"},
 	},
+	"eventlogger": {
+		{"check", "eventlogger", "--logger", "centralized"},
+		{"check", "eventlogger", "--logger", "centralized", "--crash-logger", "--property", "termination"},
+		{"simulate", "eventlogger", "--logger", "classic", "--procs", "4"},
+		{"simulate", "eventlogger", "--logger", "parallel", "--procs", "3", "--walks", "3", "--saves", "3"},
+	},
 	"twophase": {
 		{"check", "twophase", "--rm", "2"},
 		{"check", "twophase", "--rm", "2", "--mutant", "broken-commit"},

@@ -45,6 +45,9 @@ func TestSizesRefusedBeforeAllocating(t *testing.T) {
 		{[]string{"check", "gossipfd", "--timing", "bounded", "--max-rounds", big}, "--max-rounds 100000000: out of range 1 … "},
 		{[]string{"simulate", "gossipfd", "--load", "--n", big}, "--n 100000000: out of range 2 … "},
 		{[]string{"simulate", "gossipfd", "--detection", "--ticks-per-round", big}, "--ticks-per-round 100000000: out of range 1 … "},
+		{[]string{"check", "eventlogger", "--procs", big}, "--procs 100000000: out of range 1 … 64"},
+		{[]string{"simulate", "eventlogger", "--procs", big}, "--procs 100000000: out of range 1 … 1024"},
+		{[]string{"simulate", "eventlogger", "--walks", big}, "--walks 100000000: out of range 0 … "},
 		{[]string{"check", "twophase", "--rm", big}, "--rm 100000000: out of range 1 … 15"},
 	} {
 		var before, after runtime.MemStats

@@ -486,7 +486,9 @@ func (n *Node) String() string {
 			fmt.Fprintf(&s, " busy=%v(%d)", n.cur.Op, n.cur.ID)
 		}
 	case RoleLogger:
-		fmt.Fprintf(&s, " logger %v", n.logs)
+		for p, l := range n.logs {
+			fmt.Fprintf(&s, " p%d:%v", p, Result{Op: OpRetrieve, ID: n.removed[p], Entries: l})
+		}
 	case RoleReplica:
 		fmt.Fprintf(&s, " replica reads=%d", len(n.reads))
 	}

@@ -2,6 +2,7 @@ package eventlogger
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -124,26 +125,36 @@ type command struct {
 	Det   string
 }
 
+// encode writes the command as readable text, "save|p0|1|1|d0.1" (op,
+// process, id, nonce, determinant last, so that it may hold any byte).
 func (c command) encode() string {
-	b := []byte{byte(c.Op)}
-	b = core.AppendInt(b, int64(c.Proc))
-	b = core.AppendUint(b, c.ID)
-	b = core.AppendUint(b, c.Nonce)
-	b = core.AppendString(b, c.Det)
-	return string(b)
+	return fmt.Sprintf("%v|p%d|%d|%d|%s", c.Op, c.Proc, c.ID, c.Nonce, c.Det)
 }
 
 func decodeCommand(s string) (command, bool) {
-	if len(s) == 0 {
+	f := strings.SplitN(s, "|", 5)
+	if len(f) != 5 || !strings.HasPrefix(f[1], "p") {
 		return command{}, false
 	}
-	c := command{Op: Op(s[0])}
-	d := core.NewDecoder([]byte(s[1:]))
-	c.Proc = core.Rank(d.Int())
-	c.ID = d.Uint()
-	c.Nonce = d.Uint()
-	c.Det = d.String(1 << 16)
-	if d.Finish() != nil || c.Op < OpSave || c.Op > OpRetrieve {
+	var c command
+	switch f[0] {
+	case OpSave.String():
+		c.Op = OpSave
+	case OpRemove.String():
+		c.Op = OpRemove
+	case OpRetrieve.String():
+		c.Op = OpRetrieve
+	default:
+		return command{}, false
+	}
+	p, err1 := strconv.ParseInt(f[1][1:], 10, 32)
+	id, err2 := strconv.ParseUint(f[2], 10, 64)
+	nonce, err3 := strconv.ParseUint(f[3], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || p < 0 {
+		return command{}, false
+	}
+	c.Proc, c.ID, c.Nonce, c.Det = core.Rank(p), id, nonce, f[4]
+	if c.encode() != s { // canonical only
 		return command{}, false
 	}
 	return c, true
