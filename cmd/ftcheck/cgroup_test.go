@@ -142,32 +142,11 @@ func TestCgroupChildLimit(t *testing.T) {
 		t.Skipf("no writable cgroup hierarchy with the memory controller (v2 at /sys/fs/cgroup or /sys/fs/cgroup/unified, v1 at /sys/fs/cgroup/memory): %v", err)
 	}
 	bin := buildFtcheck(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	// The shell moves itself into the cgroup, then becomes ftcheck.
-	cmd := exec.CommandContext(ctx, "sh", "-c", `echo $$ > "$0" && exec "$@"`, filepath.Join(cg.dir, "cgroup.procs"),
+	stdout, ps := cg.run(t, 2*time.Minute, []string{"GOMEMLIMIT=", "GOGC="},
 		bin, "check", "correction", "--tree", "binomial", "--correction", "checked", "--start", "overlapped",
 		"--P", "8", "--faults", "3", "--quiet", "--out", t.TempDir())
-	cmd.Env = append(os.Environ(), "GOMEMLIMIT=", "GOGC=")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err = cmd.Run()
-	t.Logf("ran %.1fs in %s; stdout:\n%s\nstderr:\n%s", time.Since(start).Seconds(), cg.dir, stdout.String(), stderr.String())
-	if ctx.Err() != nil {
-		t.Fatalf("did not stop within 2 minutes")
-	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatalf("running ftcheck: %v", err)
-	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		t.Fatalf("killed by signal %v (OOM kills in the cgroup: %d)", ws.Signal(), cg.oomKills())
-	}
-	if n := cg.oomKills(); n > 0 {
-		t.Errorf("the cgroup counts %d OOM kills", n)
-	}
-	out := stdout.String()
+	out := stdout
 	for _, want := range []string{
 		"distinct states,",
 		"complete=false (max-memory)",
@@ -179,9 +158,41 @@ func TestCgroupChildLimit(t *testing.T) {
 			t.Errorf("the output lacks %q", want)
 		}
 	}
-	if code := cmd.ProcessState.ExitCode(); code != 3 {
+	if code := ps.ExitCode(); code != 3 {
 		t.Errorf("exit status %d, want 3 (incomplete)", code)
 	}
+}
+
+// run starts name with args inside the cgroup (a shell moves itself into
+// it, then execs the command) with env added to the test's environment,
+// waits at most timeout, and fails the test when the command did not stop
+// in time, could not run, was killed by a signal, or the cgroup counts an
+// OOM kill. It returns the command's stdout and its state.
+func (cg childCgroup) run(t *testing.T, timeout time.Duration, env []string, name string, args ...string) (string, *os.ProcessState) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", append([]string{"-c", `echo $$ > "$0" && exec "$@"`, filepath.Join(cg.dir, "cgroup.procs"), name}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	t.Logf("ran %.1fs in %s; stdout:\n%s\nstderr:\n%s", time.Since(start).Seconds(), cg.dir, stdout.String(), stderr.String())
+	if ctx.Err() != nil {
+		t.Fatalf("did not stop within %v", timeout)
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("running %s: %v", name, err)
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		t.Fatalf("killed by signal %v (OOM kills in the cgroup: %d)", ws.Signal(), cg.oomKills())
+	}
+	if n := cg.oomKills(); n > 0 {
+		t.Errorf("the cgroup counts %d OOM kills", n)
+	}
+	return stdout.String(), cmd.ProcessState
 }
 
 // TestCgroupApplySharesBound: without --max-memory, apply passes the

@@ -2,12 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -15,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -202,30 +198,9 @@ func TestCgroupSimulateStops(t *testing.T) {
 	if err != nil {
 		t.Skipf("no writable cgroup hierarchy with the memory controller: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", `echo $$ > "$0" && exec "$@"`, filepath.Join(cg.dir, "cgroup.procs"),
+	stdout, ps := cg.run(t, time.Minute, []string{"FTCHECK_AS_MAIN=1", growEnv + "=1350", "GOMEMLIMIT=", "GOGC="},
 		os.Args[0], "simulate", "era", "--n", "256", "--walks", "1000000", "--json", "--quiet", "--out", t.TempDir())
-	cmd.Env = append(os.Environ(), "FTCHECK_AS_MAIN=1", growEnv+"=1350", "GOMEMLIMIT=", "GOGC=")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err = cmd.Run()
-	t.Logf("ran %.1fs in %s; stdout:\n%s\nstderr:\n%s", time.Since(start).Seconds(), cg.dir, stdout.String(), stderr.String())
-	if ctx.Err() != nil {
-		t.Fatalf("did not stop within a minute")
-	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatalf("running ftcheck: %v", err)
-	}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		t.Fatalf("killed by signal %v (OOM kills in the cgroup: %d)", ws.Signal(), cg.oomKills())
-	}
-	if n := cg.oomKills(); n > 0 {
-		t.Errorf("the cgroup counts %d OOM kills", n)
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 3 {
+	if code := ps.ExitCode(); code != 3 {
 		t.Errorf("exit status %d, want 3 (incomplete)", code)
 	}
 	var doc struct {
@@ -235,7 +210,7 @@ func TestCgroupSimulateStops(t *testing.T) {
 		From     string  `json:"memory_from"`
 		Bound    float64 `json:"memory_bound_mib"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v", err)
 	}
 	if doc.Complete == nil || *doc.Complete || doc.Stop != "memory" || doc.Walks < 1 || doc.Bound <= 0 || doc.Bound >= 1536 {
