@@ -10,6 +10,7 @@ import (
 	_ "github.com/ftkernel/ftkernel/models/era"
 	_ "github.com/ftkernel/ftkernel/models/eventlogger"
 	_ "github.com/ftkernel/ftkernel/models/gossipfd"
+	_ "github.com/ftkernel/ftkernel/models/paxos"
 	_ "github.com/ftkernel/ftkernel/models/replica"
 	_ "github.com/ftkernel/ftkernel/models/ringfd"
 	_ "github.com/ftkernel/ftkernel/models/twophase"

@@ -1,0 +1,78 @@
+package paxos_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
+	_ "github.com/ftkernel/ftkernel/models/paxos"
+)
+
+// TestMutantAcceptLowerBallot: with Fig. 2.1's two competing proposers
+// (both call Lead), an acceptor that accepts p0's ballot 1 after promising
+// p1's ballot 2 lets both values be chosen in instance 0: breadth-first
+// search finds the shortest run, 32 steps, two live learners disagreeing.
+func TestMutantAcceptLowerBallot(t *testing.T) {
+	r := build(t, "--instances 2 --crashes 0 --compete --mutant accept-lower-ballot")
+	modeltest.MustCatch(t, r, "agreement", 32)
+}
+
+// TestMutantIgnorePromisedValue: p0 coordinates, one message is lost, p0
+// crashes and p1 takes over; ignoring the votes its phase 1 reported, p1
+// places its own command in an instance where p0's was chosen. Depth-first
+// search (the breadth-first frontier does not fit in memory at these
+// bounds) finds a run of 62 steps.
+func TestMutantIgnorePromisedValue(t *testing.T) {
+	mustCatchDFS(t, "--instances 2 --crashes 1 --recoveries 1 --crashable coordinator --loss 1 --mutant ignore-promised-value", "agreement", 62)
+}
+
+// TestMutantsRandomWalks: the walks of `ftcheck simulate paxos` at 2
+// proposers, 3 acceptors, 3 commands, 2 crashes, 2 restarts and 3 losses
+// catch learn-on-minority (agreement, 63 steps), and ignore-promised-value
+// and accept-lower-ballot at the end of a walk (the live learners' logs
+// differ: termination).
+func TestMutantsRandomWalks(t *testing.T) {
+	for _, c := range []struct {
+		mutant, property string
+		steps            int
+	}{
+		{"learn-on-minority", "agreement", 63},
+		{"ignore-promised-value", "termination", 86},
+		{"accept-lower-ballot", "termination", 97},
+	} {
+		t.Run(c.mutant, func(t *testing.T) {
+			rep := modeltest.Simulate(t, "paxos", "--proposers", "2", "--acceptors", "3", "--instances", "3", "--crashes", "2",
+				"--recoveries", "2", "--loss", "3", "--dup", "0", "--crash-prob", "0.05", "--walks", "3000", "--mutant", c.mutant)
+			if len(rep.Violations) == 0 {
+				t.Fatalf("survived: %s", rep.Text)
+			}
+			if v := rep.Violations[0]; v.Property != c.property || v.Steps != c.steps {
+				t.Fatalf("caught by %s after %d steps, want %s after %d", v.Property, v.Steps, c.property, c.steps)
+			}
+		})
+	}
+}
+
+// mustCatchDFS runs a depth-first search of args over the safety
+// properties: it must find a violation of property in steps steps that
+// replays.
+func mustCatchDFS(t *testing.T, args, property string, steps int) {
+	t.Helper()
+	r := build(t, args)
+	res := r.BFS(checker.Options{Mode: checker.DepthFirst, Properties: safety, MaxStates: 5_000_000})
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.Violations) == 0 {
+		t.Fatalf("mutant survived %d states (complete=%v)", res.States, res.Complete)
+	}
+	tr := res.Violations[0]
+	if tr.Violation.Property != property || len(tr.Steps) != steps {
+		t.Fatalf("caught by %s in %d steps, want %s in %d:\n%s", tr.Violation.Property, len(tr.Steps), property, steps, tr)
+	}
+	var ve *checker.ViolationError
+	if err := r.Replay(tr); !errors.As(err, &ve) || ve.Violation.Property != property {
+		t.Fatalf("replay: %v", err)
+	}
+}
