@@ -150,15 +150,16 @@ func LogModel() porcupine.Model {
 func History(w *env.World, procs int) []porcupine.Operation {
 	var ops []porcupine.Operation
 	for p := range core.Rank(procs) {
-		var rets []el.Result
+		// A return's instance is its call's number (1, 2, … over the
+		// process's incarnations); a call cut by a crash has none.
+		rets := map[uint64]el.Result{}
 		for _, r := range w.History(p) {
 			if r.Kind == core.EffReturn {
-				if res, ok := r.Value.(el.Result); ok && res.Op >= el.OpSave && res.Op <= el.OpRetrieve {
-					rets = append(rets, res)
+				if res, ok := r.Value.(el.Result); ok {
+					rets[r.Instance] = res
 				}
 			}
 		}
-		k := 0
 		for i, in := range w.CallsMade(p) {
 			li := logInput{Proc: p}
 			switch c := in.(type) {
@@ -172,13 +173,8 @@ func History(w *env.World, procs int) []porcupine.Operation {
 				continue
 			}
 			op := porcupine.Operation{ClientId: int(p), Input: li, Call: int64(2 * i), Return: math.MaxInt64 / 2}
-			// Blocking calls: the k-th return completes the k-th call,
-			// unless a crash interrupted it (then nothing returns it and
-			// the process made no later call in this incarnation, or is
-			// down).
-			if k < len(rets) && rets[k].Op == li.Op {
-				op.Output, op.Return = rets[k], int64(2*i+1)
-				k++
+			if res, ok := rets[uint64(i+1)]; ok && res.Op == li.Op {
+				op.Output, op.Return = res, int64(2*i+1)
 			}
 			ops = append(ops, op)
 		}

@@ -18,10 +18,13 @@ import (
 
 func init() {
 	registry.Register(&registry.Protocol{
-		Name:     "eventlogger",
-		Doc:      "the event logger of pessimistic message logging (de Camargo 2017 §5.1.3): centralized, Classic Paxos or Parallel Paxos, over statemachine/paxos; the per-process log checked linearizable",
-		Define:   defineCheck,
-		Mutants:  []registry.MutantInfo{{Name: string(el.MutantRetrieveOneAcceptor), Doc: "retrieve-since reads the votes of one acceptor instead of going through a quorum"}},
+		Name:   "eventlogger",
+		Doc:    "the event logger of pessimistic message logging (de Camargo 2017 §5.1.3): centralized, Classic Paxos or Parallel Paxos, over statemachine/paxos; the per-process log checked linearizable",
+		Define: defineCheck,
+		Mutants: []registry.MutantInfo{
+			{Name: string(el.MutantRetrieveOneAcceptor), Doc: "retrieve-since reads the votes of one acceptor instead of going through a quorum"},
+			{Name: string(el.MutantNoIncarnationFence), Doc: "a crashed incarnation's command chosen after its successor's recovery read still changes the log"},
+		},
 		Simulate: defineSimulate,
 	})
 }
@@ -46,6 +49,9 @@ type Params struct {
 	// are survivors); CrashLogger lets the centralized logger crash.
 	Crashes     int
 	CrashLogger bool
+	// Recoveries is the budget of restarts of crashed processes from
+	// their stable storage (crash-recovery).
+	Recoveries int
 	// Loss is a budget of messages lost (any message; Paxos's channels
 	// are unreliable, and every role retransmits). The centralized
 	// logger's channels are reliable (§5.1.1): no loss there.
@@ -162,6 +168,9 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.Loss > 0 {
 		cfg.Loss, cfg.Losses = env.LossAny, p.Loss
 	}
+	if p.Recoveries > 0 {
+		cfg.Faults, cfg.Recoveries = env.CrashRecovery, p.Recoveries
+	}
 	return env.New(cfg)
 }
 
@@ -220,12 +229,13 @@ type flags struct {
 	logger, deployment, mut string
 	procs, f, saves         int
 	crashes, delta, loss    int
+	recoveries              int
 	remove, crashLogger     bool
 	timing                  string
 	fs                      *flag.FlagSet
 }
 
-var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "loss", "timing", "delta", "mutant"}
+var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "loss", "recoveries", "timing", "delta", "mutant"}
 
 func bind(fs *flag.FlagSet, def Params) *flags {
 	f := &flags{fs: fs}
@@ -236,6 +246,7 @@ func bind(fs *flag.FlagSet, def Params) *flags {
 	fs.IntVar(&f.saves, "saves", def.Saves, fmt.Sprintf("saves per process before its retrieve-since(0), 1 … %d", MaxCheckSaves))
 	fs.BoolVar(&f.remove, "remove", def.Remove, "each process calls remove-up-to(1) after its saves")
 	fs.IntVar(&f.crashes, "crashes", def.Crashes, "crash budget: application processes and, for the Paxos loggers, up to f acceptors")
+	fs.IntVar(&f.recoveries, "recoveries", 0, "recovery budget R: at most this many restarts of crashed processes from stable storage (a restarted application process first reads its determinants), 0 … 8")
 	fs.IntVar(&f.loss, "loss", 0, "loss budget L: at most this many messages lost in a run (Paxos loggers only), 0 … 8")
 	fs.BoolVar(&f.crashLogger, "crash-logger", false, "the centralized logger may crash (its blocking: termination is expected to fail)")
 	fs.StringVar(&f.timing, "timing", "bounded", "bounded: every message delivered within Δ ticks, retransmission after 2Δ+1 (termination checked); async: no clock, timers fire at any step, messages overtake one another as far as FIFO channels allow (safety only; bound the search with --max-depth)")
@@ -251,6 +262,7 @@ func (f *flags) params() (Params, error) {
 		flagcheck.Int("saves", int64(f.saves), 1, MaxCheckSaves, ""),
 		flagcheck.Int("delta", int64(f.delta), 1, 2, ""),
 		flagcheck.Int("loss", int64(f.loss), 0, 8, ""),
+		flagcheck.Int("recoveries", int64(f.recoveries), 0, 8, ""),
 	); err != nil {
 		return Params{}, err
 	}
@@ -263,7 +275,10 @@ func (f *flags) build() (Params, error) {
 		return Params{}, fmt.Errorf("--logger: %v", err)
 	}
 	p := Params{Kind: k, Procs: f.procs, F: f.f, Saves: f.saves, Remove: f.remove, Crashes: f.crashes,
-		CrashLogger: f.crashLogger, Loss: f.loss, Delta: f.delta, Mutant: mutant.Name(f.mut)}
+		CrashLogger: f.crashLogger, Loss: f.loss, Recoveries: f.recoveries, Delta: f.delta, Mutant: mutant.Name(f.mut)}
+	if p.Recoveries > 0 && p.Crashes == 0 {
+		return p, fmt.Errorf("--recoveries %d needs --crashes ≥ 1: only a crashed process restarts", p.Recoveries)
+	}
 	if p.Loss > 0 && k == el.Centralized {
 		return p, fmt.Errorf("--loss: the centralized logger's channels are reliable (§5.1.1)")
 	}
@@ -289,7 +304,7 @@ func (f *flags) build() (Params, error) {
 		return p, fmt.Errorf("--mutant %q: unknown eventlogger mutant (see ftcheck list)", f.mut)
 	}
 	if p.Mutant != mutant.None && k == el.Centralized {
-		return p, fmt.Errorf("--mutant %s: the centralized logger has no acceptors", p.Mutant)
+		return p, fmt.Errorf("--mutant %s: a mutant of the Paxos loggers", p.Mutant)
 	}
 	maxC := p.Procs
 	if k != el.Centralized {
@@ -337,7 +352,7 @@ func (f *flags) own2() map[string]string {
 	return map[string]string{
 		"logger": f.logger, "deployment": f.deployment, "procs": fmt.Sprint(f.procs), "f": fmt.Sprint(f.f),
 		"saves": fmt.Sprint(f.saves), "remove": fmt.Sprint(f.remove), "crashes": fmt.Sprint(f.crashes),
-		"crash-logger": fmt.Sprint(f.crashLogger), "loss": fmt.Sprint(f.loss), "timing": "bounded", "delta": fmt.Sprint(f.delta), "mutant": f.mut,
+		"crash-logger": fmt.Sprint(f.crashLogger), "loss": fmt.Sprint(f.loss), "recoveries": fmt.Sprint(f.recoveries), "timing": "bounded", "delta": fmt.Sprint(f.delta), "mutant": f.mut,
 		registry.ModelParam: "eventlogger",
 	}
 }

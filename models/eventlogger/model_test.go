@@ -16,6 +16,8 @@ func TestCodecRoundTrip(t *testing.T) {
 		{Kind: el.Centralized, Procs: 2, F: 1, Saves: 2, Remove: true, Crashes: 1, CrashLogger: true, Delta: 1, Timing: env.BoundedDelay},
 		{Kind: el.Classic, Procs: 2, F: 1, Saves: 2, Remove: true, Crashes: 1, Delta: 1, Timing: env.BoundedDelay},
 		{Kind: el.Parallel, Procs: 2, F: 1, Saves: 2, Remove: true, Crashes: 1, Delta: 1, Timing: env.BoundedDelay},
+		{Kind: el.Classic, Procs: 2, F: 1, Saves: 2, Crashes: 2, Recoveries: 2, Delta: 1, Timing: env.BoundedDelay},
+		{Kind: el.Centralized, Procs: 2, F: 1, Saves: 2, Crashes: 2, Recoveries: 2, Delta: 1, Timing: env.BoundedDelay},
 		{Kind: el.Parallel, Procs: 2, F: 1, Saves: 1, Crashes: 1, Delta: 1, Experimental: true, Mutant: el.MutantRetrieveOneAcceptor, Timing: env.BoundedDelay},
 	} {
 		m, err := NewModel(p)
@@ -41,6 +43,9 @@ func TestCodecRoundTrip(t *testing.T) {
 					t.Fatalf("%v: %v: the decoded world differs", p.Kind, w)
 				}
 				as := m.Actions(w, nil)
+				if got := d.Actions(got, nil); len(got) != len(as) {
+					t.Fatalf("%v: %v: %d actions decoded, %d", p.Kind, w, len(got), len(as))
+				}
 				if len(as) == 0 {
 					break
 				}

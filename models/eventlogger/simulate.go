@@ -72,6 +72,7 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 	walks := fs.Int("walks", 0, fmt.Sprintf("also run this many random walks of the check model (linearizability, termination), 0 … %d", MaxWalks))
 	saves := fs.Int("saves", 20, "random walks: saves per process")
 	crashes := fs.Int("crashes", 1, "random walks: crash budget")
+	recoveries := fs.Int("recoveries", 0, "random walks: recovery budget (restarts from stable storage)")
 	seed := fs.Uint64("seed", 1, "random walks: seed")
 	mut := fs.String("mutant", "", "random walks: test-only broken variant")
 	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
@@ -131,15 +132,15 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		fmt.Fprintf(&b, "eventlogger %v f=%d procs=%d deployment=%s all-acceptors=%v\n", k, *f, *procs, *deployment, *all)
 		fmt.Fprintf(&b, "per determinant (%d saves, one at a time, each to quiescence): %g communication steps, %g messages the acknowledgement waited for (%s), %g messages sent in all\n",
 			cnt.Saves, cnt.Steps, cnt.Messages, cnt.KindsString(), cnt.Sent)
-		fmt.Fprintf(&b, "nodes used: %d (%d application processes + %d logger nodes); setup messages (phase 1): %d\n", cnt.Nodes, *procs, cnt.Nodes-*procs, cnt.Setup)
+		fmt.Fprintf(&b, "nodes used: %d (%d application processes + %d logger node(s)); setup messages (phase 1): %d\n", cnt.Nodes, *procs, cnt.Nodes-*procs, cnt.Setup)
 		if thr.Saves > 0 {
 			fmt.Fprintf(&b, "throughput: %.1f det/ms, mean latency %.3f ms (busiest process %s at %.0f%%) under msg=%.2fµs consensus=%.2fµs latency=%gµs cores=%d (fitted from %g and %g messages per determinant)\n",
 				thr.Throughput, thr.Latency, thr.Busiest, 100*thr.Utilisation, cost.Msg, cost.Consensus, cost.Latency, cost.Cores, hCen, hCls)
 		}
 		if *walks > 0 {
-			p := Params{Kind: k, Procs: *procs, F: *f, Experimental: cp.Experimental, Saves: *saves, Remove: true, Crashes: *crashes, Timing: env.BoundedDelay, Delta: 1, CrashProb: 0.01}
+			p := Params{Kind: k, Procs: *procs, F: *f, Experimental: cp.Experimental, Saves: *saves, Remove: true, Crashes: *crashes, Recoveries: *recoveries, Timing: env.BoundedDelay, Delta: 1, CrashProb: 0.01}
 			p.Mutant = mutantName(*mut)
-			fl := &flags{logger: k.String(), deployment: *deployment, procs: *procs, f: *f, saves: *saves, remove: true, crashes: *crashes, delta: 1, mut: *mut}
+			fl := &flags{logger: k.String(), deployment: *deployment, procs: *procs, f: *f, saves: *saves, remove: true, crashes: *crashes, recoveries: *recoveries, delta: 1, mut: *mut}
 			if _, err := fl.build(); err != nil {
 				return nil, err
 			}
@@ -161,8 +162,8 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 				}
 			}
 			rep.Figures["walks"], rep.Figures["walk_steps"], rep.Figures["quiescent_walks"] = res.Walks, res.Steps, quiet
-			fmt.Fprintf(&b, "random walks: %d walks, %d steps, %d ended quiescent (linearizability and termination checked there), %d saves per process, crash budget %d\n",
-				res.Walks, res.Steps, quiet, *saves, *crashes)
+			fmt.Fprintf(&b, "random walks: %d walks, %d steps, %d ended quiescent (linearizability and termination checked there), %d saves per process, crash budget %d, recovery budget %d\n",
+				res.Walks, res.Steps, quiet, *saves, *crashes, *recoveries)
 			if res.Violation != nil {
 				params := fl.own2()
 				res.Violation.Params = params

@@ -159,7 +159,7 @@ func (c Config) Validate() error {
 	if c.SeparateLearners && (c.Kind != Classic || !c.Experimental) {
 		return fmt.Errorf("eventlogger: separate learner nodes are a reading of Classic's experimental deployment")
 	}
-	if c.Mutant != mutant.None && c.Mutant != MutantRetrieveOneAcceptor {
+	if c.Mutant != mutant.None && c.Mutant != MutantRetrieveOneAcceptor && c.Mutant != MutantNoIncarnationFence {
 		return fmt.Errorf("eventlogger: unknown mutant %q", c.Mutant)
 	}
 	return nil

@@ -87,6 +87,15 @@ func DecodeNode(b []byte, r core.Rank, cfg Config) (*Node, error) {
 	d := core.NewDecoder(b[1:])
 	n.nextID = d.Uint()
 	n.ops = d.Uint()
+	n.calls = d.Uint()
+	n.inc = d.Uint()
+	if d.Byte() == 1 {
+		in, err := decodeInput(d)
+		if err != nil {
+			return nil, err
+		}
+		n.queued = in
+	}
 	if op := Op(d.Byte()); op != 0 {
 		p := &pending{Op: op}
 		p.ID = d.Uint()
@@ -94,6 +103,7 @@ func DecodeNode(b []byte, r core.Rank, cfg Config) (*Node, error) {
 		p.Inst = d.Uint()
 		p.Wait = d.Bool()
 		p.Remote = d.Bool()
+		p.Call = d.Uint()
 		n.cur = p
 	}
 	if k := d.Len(MaxProcs); k > 0 {
@@ -132,4 +142,19 @@ func DecodeNode(b []byte, r core.Rank, cfg Config) (*Node, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// decodeInput reads a call written by AppendBinary.
+func decodeInput(d *core.Decoder) (core.Input, error) {
+	switch Op(d.Byte()) {
+	case OpSave:
+		return Save{Det: d.String(1 << 16)}, d.Err()
+	case OpRemove:
+		return RemoveUpTo{ID: d.Uint()}, d.Err()
+	case OpRetrieve:
+		return RetrieveSince{ID: d.Uint()}, d.Err()
+	case opStart:
+		return Start{}, d.Err()
+	}
+	return nil, fmt.Errorf("%w: call", core.ErrMalformed)
 }

@@ -36,6 +36,10 @@ type pending struct {
 	// Remote: the entries come in a DETS message (centralized, Classic,
 	// the mutant's read), not from the node's own learner (Parallel).
 	Remote bool
+	// Call is the call's number (1, 2, … over the process's life, its
+	// Return's instance); 0 for the recovery read a restarted client
+	// makes of its own (Algorithm 4, lines 49 and 61).
+	Call uint64
 }
 
 // read is a LOGREQ a Classic replica answers once its log reaches Inst.
@@ -56,8 +60,12 @@ type Node struct {
 	seqOf []int
 	// client
 	nextID uint64 // ids given so far
-	ops    uint64 // calls made
+	ops    uint64 // operations started, the recovery reads included (nonces)
+	calls  uint64 // calls made
+	inc    uint64 // incarnation: restarts so far
 	cur    *pending
+	// queued is a call made while the recovery read runs.
+	queued core.Input
 	// centralized logger: per process, the entries and the watermark
 	logs    [][]Entry
 	removed []uint64
@@ -228,6 +236,19 @@ func (n *Node) step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 				return out, err
 			}
 		}
+	case core.EvRestart:
+		for k := range n.seqs {
+			if out, err = n.inner(k, core.Restart(), out); err != nil {
+				return out, err
+			}
+		}
+		if n.role == RoleClient && n.calls > 0 {
+			// Algorithm 4, lines 49 and 61: a recovering process first
+			// reads its determinants (el_recovery), through a quorum.
+			if out, err = n.retrieve(0, 0, out); err != nil {
+				return out, err
+			}
+		}
 	case core.EvTimer:
 		k := int(ev.Timer) - 1
 		if k < 0 || k >= len(n.seqs) {
@@ -296,8 +317,22 @@ func (n *Node) returned(k int, i uint64, out []core.Effect) []core.Effect {
 }
 
 func (n *Node) done(r Result, out []core.Effect) []core.Effect {
+	c := n.cur
 	n.cur = nil
-	return append(out, core.Return(n.ops, r))
+	if c.Call == 0 {
+		// The recovery read: the id counter continues after every
+		// determinant the log holds (a save cut by the crash may have
+		// been chosen), then the call made meanwhile starts.
+		for _, e := range r.Entries {
+			n.nextID = max(n.nextID, e.ID)
+		}
+		if q := n.queued; q != nil {
+			n.queued = nil
+			out, _ = n.start(q, n.calls, out)
+		}
+		return out
+	}
+	return append(out, core.Return(c.Call, r))
 }
 
 // progress finishes what waits on a learner's log: a Parallel client's
@@ -306,7 +341,7 @@ func (n *Node) progress(out []core.Effect) []core.Effect {
 	if n.role == RoleClient && n.cur != nil && n.cur.Wait && !n.cur.Remote && n.cfg.Kind == Parallel {
 		log := n.cfg.Consensus.Log(n.seqs[0])
 		if uint64(len(log)) > n.cur.Inst {
-			es := since(logOf(n.rank, log[:n.cur.Inst]), n.cur.ID)
+			es := since(logOf(n.rank, log[:n.cur.Inst], n.fence()), n.cur.ID)
 			out = n.done(Result{Op: OpRetrieve, ID: n.cur.ID, Entries: es}, out)
 		}
 	}
@@ -315,7 +350,7 @@ func (n *Node) progress(out []core.Effect) []core.Effect {
 		k := 0
 		for _, r := range n.reads {
 			if uint64(len(log)) > r.Inst {
-				es := since(logOf(r.Proc, log[:r.Inst]), r.ID)
+				es := since(logOf(r.Proc, log[:r.Inst], n.fence()), r.ID)
 				out = append(out, core.Send(r.From, Msg{K: MsgDets, Proc: r.Proc, ID: r.ID, Inst: r.Inst, Entries: es}))
 				continue
 			}
@@ -335,43 +370,63 @@ func (n *Node) call(in core.Input, out []core.Effect) ([]core.Effect, error) {
 				return out, err
 			}
 		}
-		n.ops++
-		return append(out, core.Return(n.ops, Result{Op: opStart})), nil
+		n.calls++
+		return append(out, core.Return(n.calls, Result{Op: opStart})), nil
 	}
 	if n.role != RoleClient {
 		return out, fmt.Errorf("%w: call %v at logger p%d", errImpossible, in, n.rank)
 	}
-	if n.cur != nil {
-		return out, fmt.Errorf("%w: call %v while %v is in progress", errImpossible, in, n.cur.Op)
+	switch in.(type) {
+	case Save, RemoveUpTo, RetrieveSince:
+	default:
+		return out, fmt.Errorf("%w: call %v", errImpossible, in)
 	}
+	if n.queued != nil || (n.cur != nil && n.cur.Call != 0) {
+		return out, fmt.Errorf("%w: call %v while another is in progress", errImpossible, in)
+	}
+	n.calls++
+	if n.cur != nil { // the recovery read runs: the call waits for it
+		n.queued = in
+		return out, nil
+	}
+	return n.start(in, n.calls, out)
+}
+
+// start starts call number k.
+func (n *Node) start(in core.Input, k uint64, out []core.Effect) ([]core.Effect, error) {
 	n.ops++
 	switch c := in.(type) {
 	case Save:
-		n.cur = &pending{Op: OpSave, ID: n.nextID + 1}
+		n.cur = &pending{Op: OpSave, ID: n.nextID + 1, Call: k}
 		if n.cfg.Kind == Centralized {
 			return append(out, core.Send(n.logger(), Msg{K: MsgSave, ID: n.cur.ID, Det: c.Det})), nil
 		}
-		return n.propose(command{Op: OpSave, Proc: n.rank, ID: n.cur.ID, Nonce: n.ops, Det: c.Det}, out)
+		return n.propose(command{Op: OpSave, Proc: n.rank, Inc: n.inc, ID: n.cur.ID, Nonce: n.ops, Det: c.Det}, out)
 	case RemoveUpTo:
-		n.cur = &pending{Op: OpRemove, ID: c.ID}
+		n.cur = &pending{Op: OpRemove, ID: c.ID, Call: k}
 		if n.cfg.Kind == Centralized {
 			return append(out, core.Send(n.logger(), Msg{K: MsgRemove, ID: c.ID})), nil
 		}
-		return n.propose(command{Op: OpRemove, Proc: n.rank, ID: c.ID, Nonce: n.ops}, out)
+		return n.propose(command{Op: OpRemove, Proc: n.rank, Inc: n.inc, ID: c.ID, Nonce: n.ops}, out)
 	case RetrieveSince:
-		n.cur = &pending{Op: OpRetrieve, ID: c.ID}
-		switch {
-		case n.cfg.Kind == Centralized:
-			n.cur.Wait, n.cur.Remote, n.cur.Inst = true, true, n.ops
-			return append(out, core.Send(n.logger(), Msg{K: MsgRetrieve, ID: c.ID, Inst: n.ops})), nil
-		case n.cfg.Mutant == MutantRetrieveOneAcceptor:
-			s := n.seqOf[0]
-			n.cur.Wait, n.cur.Remote, n.cur.Inst = true, true, n.ops
-			return append(out, core.Send(n.cfg.OneAcceptor(s), Msg{K: MsgVotesReq, Seq: uint32(s), Proc: n.rank, ID: c.ID, Inst: n.ops})), nil
-		}
-		return n.propose(command{Op: OpRetrieve, Proc: n.rank, ID: c.ID, Nonce: n.ops}, out)
+		return n.retrieve(c.ID, k, out)
 	}
 	return out, fmt.Errorf("%w: call %v", errImpossible, in)
+}
+
+// retrieve starts retrieve-since(id) as call k (0: the recovery read).
+func (n *Node) retrieve(id, k uint64, out []core.Effect) ([]core.Effect, error) {
+	n.cur = &pending{Op: OpRetrieve, ID: id, Call: k}
+	switch {
+	case n.cfg.Kind == Centralized:
+		n.cur.Wait, n.cur.Remote, n.cur.Inst = true, true, n.ops
+		return append(out, core.Send(n.logger(), Msg{K: MsgRetrieve, ID: id, Inst: n.ops})), nil
+	case n.cfg.Mutant == MutantRetrieveOneAcceptor:
+		s := n.seqOf[0]
+		n.cur.Wait, n.cur.Remote, n.cur.Inst = true, true, n.ops
+		return append(out, core.Send(n.cfg.OneAcceptor(s), Msg{K: MsgVotesReq, Seq: uint32(s), Proc: n.rank, ID: id, Inst: n.ops})), nil
+	}
+	return n.propose(command{Op: OpRetrieve, Proc: n.rank, Inc: n.inc, ID: id, Nonce: n.ops}, out)
 }
 
 func (n *Node) logger() core.Rank { return core.Rank(n.cfg.Procs) }
@@ -419,7 +474,7 @@ func (n *Node) receive(from core.Rank, m Msg, out []core.Effect) ([]core.Effect,
 			for _, v := range n.cfg.Consensus.Votes(mach) {
 				ds = append(ds, Decision{Data: v.Data, Cmd: v.Cmd})
 			}
-			return append(out, core.Send(from, Msg{K: MsgDets, Proc: m.Proc, ID: m.ID, Inst: m.Inst, Entries: since(logOf(m.Proc, ds), m.ID)})), nil
+			return append(out, core.Send(from, Msg{K: MsgDets, Proc: m.Proc, ID: m.ID, Inst: m.Inst, Entries: since(logOf(m.Proc, ds, n.fence()), m.ID)})), nil
 		}
 	case RoleClient:
 		if n.cur == nil {
@@ -442,11 +497,39 @@ func (n *Node) receive(from core.Rank, m Msg, out []core.Effect) ([]core.Effect,
 	return out, fmt.Errorf("%w: %v at p%d", errImpossible, m, n.rank)
 }
 
+// Recover is the node as it restarts after a crash (core.Recoverable):
+// the embedded machines' Recover (Paxos keeps the acceptor's promise and
+// votes, the ballot tried and the learner's log), the centralized
+// logger's logs, and a client's counters (ids given, operations and calls
+// made: Algorithm 4 has them from the checkpoint and the determinants it
+// reads) with its incarnation one more; the call in progress, the queued
+// call and pending reads are volatile. The runtime then steps it with
+// core.Restart(): a client that had made calls starts its recovery read,
+// and the calls made meanwhile wait for it.
+func (n *Node) Recover() core.Machine {
+	c := n.clone()
+	c.cur, c.queued, c.reads = nil, nil, nil
+	for k, m := range c.seqs {
+		c.seqs[k] = m.(core.Recoverable).Recover()
+	}
+	if c.role == RoleClient {
+		c.inc++
+	}
+	return c
+}
+
 // AppendBinary appends the canonical encoding of the state.
 func (n *Node) AppendBinary(b []byte) []byte {
 	b = append(b, byte(n.role))
 	b = core.AppendUint(b, n.nextID)
 	b = core.AppendUint(b, n.ops)
+	b = core.AppendUint(b, n.calls)
+	b = core.AppendUint(b, n.inc)
+	if n.queued == nil {
+		b = append(b, 0)
+	} else {
+		b = n.queued.AppendBinary(append(b, 1))
+	}
 	if n.cur == nil {
 		b = append(b, 0)
 	} else {
@@ -456,6 +539,7 @@ func (n *Node) AppendBinary(b []byte) []byte {
 		b = core.AppendUint(b, n.cur.Inst)
 		b = core.AppendBool(b, n.cur.Wait)
 		b = core.AppendBool(b, n.cur.Remote)
+		b = core.AppendUint(b, n.cur.Call)
 	}
 	b = core.AppendUint(b, uint64(len(n.logs)))
 	for i, l := range n.logs {
@@ -514,5 +598,9 @@ func (n *Node) Entries(p core.Rank) []Entry {
 			return nil
 		}
 	}
-	return logOf(p, n.cfg.Consensus.Log(n.seqs[k]))
+	return logOf(p, n.cfg.Consensus.Log(n.seqs[k]), n.fence())
 }
+
+// fence: commands of an older incarnation chosen after a newer one's are
+// ignored (see logOf), unless the mutant no-incarnation-fence is on.
+func (n *Node) fence() bool { return n.cfg.Mutant != MutantNoIncarnationFence }

@@ -9,13 +9,19 @@ import (
 	"github.com/ftkernel/ftkernel/internal/mutant"
 )
 
+// MutantNoIncarnationFence applies a crashed incarnation's command even
+// when it is chosen after a command of its successor (the literal reading:
+// every chosen save counts): a save cut by a crash, chosen after the
+// restarted process's recovery read, changes the log behind that read.
+const MutantNoIncarnationFence = mutant.Name("no-incarnation-fence")
+
 // MutantRetrieveOneAcceptor makes retrieve-since read the votes of one
 // acceptor (Config.OneAcceptor) instead of going through a quorum: a
 // determinant chosen by a quorum that excludes it is missed.
 const MutantRetrieveOneAcceptor = mutant.Name("retrieve-since-one-acceptor")
 
 // Mutants lists the package's mutants.
-var Mutants = []mutant.Name{MutantRetrieveOneAcceptor}
+var Mutants = []mutant.Name{MutantRetrieveOneAcceptor, MutantNoIncarnationFence}
 
 // Op is an operation of the event log (§5.1.1; Algorithm 4 lines 18, 61,
 // 76).
@@ -120,22 +126,29 @@ func (r Result) String() string {
 type command struct {
 	Op    Op
 	Proc  core.Rank
+	Inc   uint64 // the proposer's incarnation
 	ID    uint64
 	Nonce uint64
 	Det   string
 }
 
-// encode writes the command as readable text, "save|p0|1|1|d0.1" (op,
-// process, id, nonce, determinant last, so that it may hold any byte).
+// encode writes the command as readable text, "save|p0|i0|1|1|d0.1" (op,
+// process, incarnation, id, nonce, determinant last, so that it may hold
+// any byte).
 func (c command) encode() string {
-	return fmt.Sprintf("%v|p%d|%d|%d|%s", c.Op, c.Proc, c.ID, c.Nonce, c.Det)
+	return fmt.Sprintf("%v|p%d|i%d|%d|%d|%s", c.Op, c.Proc, c.Inc, c.ID, c.Nonce, c.Det)
 }
 
 func decodeCommand(s string) (command, bool) {
-	f := strings.SplitN(s, "|", 5)
-	if len(f) != 5 || !strings.HasPrefix(f[1], "p") {
+	f := strings.SplitN(s, "|", 6)
+	if len(f) != 6 || !strings.HasPrefix(f[1], "p") || !strings.HasPrefix(f[2], "i") {
 		return command{}, false
 	}
+	inc, err := strconv.ParseUint(f[2][1:], 10, 64)
+	if err != nil {
+		return command{}, false
+	}
+	f = append(f[:2], f[3:]...)
 	var c command
 	switch f[0] {
 	case OpSave.String():
@@ -153,7 +166,7 @@ func decodeCommand(s string) (command, bool) {
 	if err1 != nil || err2 != nil || err3 != nil || p < 0 {
 		return command{}, false
 	}
-	c.Proc, c.ID, c.Nonce, c.Det = core.Rank(p), id, nonce, f[4]
+	c.Proc, c.Inc, c.ID, c.Nonce, c.Det = core.Rank(p), inc, id, nonce, f[4]
 	if c.encode() != s { // canonical only
 		return command{}, false
 	}
@@ -161,19 +174,24 @@ func decodeCommand(s string) (command, bool) {
 }
 
 // logOf replays a sequence of decided commands as process p's log object:
-// the entries saved and not removed, by ascending id, and the watermark
-// removed up to.
-func logOf(p core.Rank, ds []Decision) []Entry {
+// the entries saved and not removed, by ascending id.
+//
+// A command of an incarnation older than one already applied is ignored:
+// a crashed incarnation's save or remove still in flight (a REQUEST in a
+// channel, an ACCEPT at an acceptor) may be chosen after its successor's
+// recovery read, and must then not change the log that read returned.
+func logOf(p core.Rank, ds []Decision, fence bool) []Entry {
 	var out []Entry
-	var removed uint64
+	var removed, inc uint64
 	for _, d := range ds {
 		if !d.Cmd {
 			continue
 		}
 		c, ok := decodeCommand(d.Data)
-		if !ok || c.Proc != p {
+		if !ok || c.Proc != p || (fence && c.Inc < inc) {
 			continue
 		}
+		inc = c.Inc
 		switch c.Op {
 		case OpSave:
 			if c.ID > removed && !hasID(out, c.ID) {
