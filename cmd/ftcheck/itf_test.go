@@ -33,6 +33,7 @@ var exportCases = []exportCase{
 	{"replica", "replica", []string{"--mutant", "no-backup-resend"}, "", []string{"node", "crashed", "msgs"}, true},
 	{"ringfd", "ringfd", []string{"--n", "2", "--procs", "1", "--mutant", "hosted-not-reported"}, "", envITFVars, true},
 	{"eventlogger", "eventlogger", []string{"--logger", "parallel", "--procs", "1", "--crashes", "0", "--loss", "2", "--mutant", "retrieve-since-one-acceptor"}, "linearizable", envITFVars, true},
+	{"paxos", "paxos", []string{"--instances", "2", "--crashes", "0", "--compete", "--mutant", "accept-lower-ballot"}, "", envITFVars, true},
 	{"twophase", "twophase", []string{"--mutant", "broken-commit"}, "", twoPhaseITFVars, false},
 }
 

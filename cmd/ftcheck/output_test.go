@@ -54,6 +54,11 @@ var humanRuns = map[string][][]string{
 		{"simulate", "eventlogger", "--logger", "classic", "--procs", "4"},
 		{"simulate", "eventlogger", "--logger", "parallel", "--procs", "3", "--walks", "3", "--saves", "3"},
 	},
+	"paxos": {
+		{"check", "paxos", "--instances", "1"},
+		{"check", "paxos", "--instances", "2", "--crashes", "0", "--compete", "--mutant", "accept-lower-ballot"},
+		{"simulate", "paxos", "--proposers", "3", "--acceptors", "3", "--instances", "5", "--walks", "3"},
+	},
 	"twophase": {
 		{"check", "twophase", "--rm", "2"},
 		{"check", "twophase", "--rm", "2", "--mutant", "broken-commit"},

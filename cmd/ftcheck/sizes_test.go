@@ -49,6 +49,12 @@ func TestSizesRefusedBeforeAllocating(t *testing.T) {
 		{[]string{"simulate", "eventlogger", "--procs", big}, "--procs 100000000: out of range 1 … 1024"},
 		{[]string{"simulate", "eventlogger", "--walks", big}, "--walks 100000000: out of range 0 … "},
 		{[]string{"check", "twophase", "--rm", big}, "--rm 100000000: out of range 1 … 15"},
+		{[]string{"check", "paxos", "--proposers", big}, "--proposers 100000000: out of range 1 … 4"},
+		{[]string{"check", "paxos", "--acceptors", big}, "--acceptors 100000000: out of range 1 … 7"},
+		{[]string{"check", "paxos", "--instances", big}, "--instances 100000000: out of range 1 … 8"},
+		{[]string{"check", "paxos", "--loss", big}, "--loss 100000000: out of range 0 … 8"},
+		{[]string{"simulate", "paxos", "--instances", big}, "--instances 100000000: out of range 1 … 10000"},
+		{[]string{"simulate", "paxos", "--acceptors", big}, "--acceptors 100000000: out of range 1 … 63"},
 	} {
 		var before, after runtime.MemStats
 		runtime.GC()
@@ -85,6 +91,8 @@ func TestSizeRangesDocumented(t *testing.T) {
 		{[]string{"check", "gossipfd"}, []string{"n", "crashes", "cleanup", "window", "horizon", "detect-bound", "delta", "t-gossip", "ping-timeout", "max-rounds"}},
 		{[]string{"simulate", "gossipfd"}, []string{"n", "trials", "ticks-per-round", "delay-min", "delay-max", "ping-timeout", "cleanup", "round", "crashes"}},
 		{[]string{"check", "twophase"}, []string{"rm"}},
+		{[]string{"check", "paxos"}, []string{"proposers", "acceptors", "instances", "crashes", "recoveries", "loss", "dup", "delta"}},
+		{[]string{"simulate", "paxos"}, []string{"proposers", "acceptors", "instances", "crashes", "recoveries", "loss", "dup", "delta", "walks", "max-steps", "crash-prob"}},
 	} {
 		code, out, _ := ftcheck(t, append(c.cmd, "-h")...)
 		if code != 0 {
