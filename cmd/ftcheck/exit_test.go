@@ -397,7 +397,7 @@ func TestSignalStopsRun(t *testing.T) {
 	}{
 		{[]string{"simulate", "replica", "--walks", "1000000"}, syscall.SIGINT, true, `"complete":false`},
 		{[]string{"simulate", "correction", "--P", "4096", "--runs", "100000", "--fault-rate", "0.01"}, syscall.SIGTERM, false, `"complete":false`},
-		{[]string{"check", "correction", "--P", "8", "--faults", "3", "--max-memory", "300"}, syscall.SIGINT, true, `"complete":false`},
+		{[]string{"check", "correction", "--P", "8", "--faults", "3", "--max-memory", "3000"}, syscall.SIGINT, true, `"stop":"canceled"`},
 	} {
 		script := `exec "$0" "$@"`
 		if c.ignore {
