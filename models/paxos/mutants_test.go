@@ -27,6 +27,25 @@ func TestMutantIgnorePromisedValue(t *testing.T) {
 	mustCatchDFS(t, "--instances 2 --crashes 1 --recoveries 1 --crashable coordinator --loss 1 --mutant ignore-promised-value", "agreement", 62)
 }
 
+// TestMutantForgetPromiseOnRestart: acceptors crash and restart (p0 and
+// p1 never crash) while Fig. 2.1's proposers compete; a restarted acceptor
+// that forgot its promise votes for a superseded ballot and an instance
+// gets two values. The walks find it as a lasso of 142 steps whose cycle
+// retransmits a REQUEST that the coordinator answers with a value the
+// requester's log has not got in that instance: termination. The same
+// 30000 walks of the correct code hold (docs/paxos.md).
+func TestMutantForgetPromiseOnRestart(t *testing.T) {
+	rep := modeltest.Simulate(t, "paxos", "--proposers", "2", "--acceptors", "3", "--instances", "3", "--crashes", "3",
+		"--recoveries", "3", "--loss", "2", "--dup", "0", "--crash-prob", "0.1", "--crashable", "2-4", "--compete",
+		"--walks", "30000", "--mutant", "forget-promise-on-restart")
+	if len(rep.Violations) == 0 {
+		t.Fatalf("survived: %s", rep.Text)
+	}
+	if v := rep.Violations[0]; v.Property != "termination" || v.Steps != 142 {
+		t.Fatalf("caught by %s after %d steps, want termination after 142", v.Property, v.Steps)
+	}
+}
+
 // TestMutantsRandomWalks: the walks of `ftcheck simulate paxos` at 2
 // proposers, 3 acceptors, 3 commands, 2 crashes, 2 restarts and 3 losses
 // catch learn-on-minority (agreement, 63 steps), and ignore-promised-value
