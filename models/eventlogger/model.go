@@ -215,6 +215,10 @@ func Properties(p Params) []checker.Property[*env.World] {
 		}
 	}
 	ps = append(ps, term)
+	if p.Loss > 0 || p.Recoveries > 0 {
+		// The environment's fault budgets, checked on every step.
+		ps = append(ps, env.FaultProperties()...)
+	}
 	return append(ps, env.TimingProperties()...)
 }
 

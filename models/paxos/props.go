@@ -25,7 +25,9 @@ const (
 // consenso está alicerçado em quatro propriedades … terminação, validade,
 // integridade e acordo"), over the EffDecide records of the learners
 // (instance i decides the i-th command, §5.1.3), then, under bounded
-// delay, the environment's timing rules (env.TimingProperties).
+// delay, the environment's timing rules (env.TimingProperties); with a
+// restart, loss or duplication budget, also its fault budgets
+// (env.FaultProperties).
 //
 // Agreement is the thesis's ("dois processos corretos não decidem valores
 // diferentes": live processes); Paxos also has uniform agreement (no two
@@ -68,6 +70,10 @@ func Properties(p Params) []checker.Property[*env.World] {
 			"no process decides twice for one instance, restarts included (§2.1.2: \"nenhum processo decide duas vezes\")"),
 		props.DecidedInOrder(InOrder,
 			"every learner decides instances 0, 1, 2, … in order (§5.1.3: \"a i-ésima instância de consenso decide sobre o i-ésimo comando\"), over its whole history, restarts included"),
+	}
+	if p.Recoveries > 0 || p.Loss > 0 || p.Dup > 0 {
+		// The environment's fault budgets, checked on every step.
+		ps = append(ps, env.FaultProperties()...)
 	}
 	if p.Timing != env.BoundedDelay {
 		return ps
