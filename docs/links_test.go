@@ -138,7 +138,6 @@ var (
 	inlineLink  = regexp.MustCompile(`!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)`)
 	refDef      = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$`)
 	htmlAttr    = regexp.MustCompile(`(?i)<(?:a|img)\s[^>]*\b(?:href|src)\s*=\s*"([^"]*)"`)
-	codeSpan    = regexp.MustCompile("(`+)(?:.*?)`+")
 	atxHeading  = regexp.MustCompile(`^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
 	htmlAnchor  = regexp.MustCompile(`(?i)<a\s[^>]*\b(?:name|id)\s*=\s*"([^"]*)"`)
 	htmlTag     = regexp.MustCompile(`<[^>]*>`)

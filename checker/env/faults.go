@@ -53,11 +53,11 @@ type faultState struct {
 func (c *Config) validateFaults() error {
 	switch {
 	case c.Loss == LossAny && (c.Losses < 1 || c.Losses > math.MaxInt32):
-		return fmt.Errorf("Losses = %d, want 1 ≤ Losses ≤ %d under Loss %v", c.Losses, math.MaxInt32, LossAny)
+		return fmt.Errorf("the loss budget Losses = %d: want 1 ≤ Losses ≤ %d under Loss %v", c.Losses, math.MaxInt32, LossAny)
 	case c.Loss != LossAny && c.Losses != 0:
 		return fmt.Errorf("the loss budget Losses = %d needs Loss %v (it is %v)", c.Losses, LossAny, c.Loss)
 	case c.Duplicates < 0 || c.Duplicates > math.MaxInt32:
-		return fmt.Errorf("Duplicates = %d, want 0 ≤ Duplicates ≤ %d", c.Duplicates, math.MaxInt32)
+		return fmt.Errorf("the duplication budget Duplicates = %d: want 0 ≤ Duplicates ≤ %d", c.Duplicates, math.MaxInt32)
 	case c.Faults == CrashRecovery && (c.Recoveries < 0 || c.Recoveries > math.MaxInt32):
 		return fmt.Errorf("Recoveries = %d, want 0 ≤ Recoveries ≤ %d", c.Recoveries, math.MaxInt32)
 	case c.Faults != CrashRecovery && c.Recoveries != 0:

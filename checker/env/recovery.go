@@ -115,7 +115,7 @@ func (m *Model) applyRecover(s *World, a checker.Action, nw *World, t *tx) (*Wor
 		}
 		node := rec.Recover()
 		if node == nil {
-			return nil, &StepError{Action: a, Rank: p, Event: core.Restart(), Err: fmt.Errorf("Recover returned nil")}
+			return nil, &StepError{Action: a, Rank: p, Event: core.Restart(), Err: fmt.Errorf("the node's Recover returned nil")}
 		}
 		ns := m.intern(p, node)
 		mp.ns, mp.node = ns, ns.node

@@ -50,9 +50,7 @@ func newWorld(t testing.TB, cfg Config, seed uint64) *world {
 	}
 	w := &world{t: t, cfg: ns[0].Config(), rng: rand.New(rand.NewPCG(seed, 7)),
 		proposed: map[Command]bool{}, told: map[detection]bool{}, chosen: map[uint64]Command{}, returns: map[Command]uint64{}}
-	for _, n := range ns {
-		w.nodes = append(w.nodes, n)
-	}
+	w.nodes = append(w.nodes, ns...)
 	w.crashed = make([]bool, len(ns))
 	w.ever = make([]bool, len(ns))
 	w.armed = make([]bool, len(ns))
