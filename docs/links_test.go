@@ -144,12 +144,13 @@ var (
 	headingLink = regexp.MustCompile(`!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)`)
 )
 
-// links returns the link and image targets of a Markdown text, outside
-// fenced code blocks and code spans.
-func links(text string) []link {
-	var out []link
+// proseLines returns the lines of a Markdown text with those of fenced
+// code blocks (their fences included) blanked, so that line i+1 of the
+// text is element i.
+func proseLines(text string) []string {
+	lines := strings.Split(text, "\n")
 	inFence := ""
-	for i, line := range strings.Split(text, "\n") {
+	for i, line := range lines {
 		if m := fence.FindStringSubmatch(line); m != nil {
 			marker := m[1][:3]
 			switch {
@@ -158,9 +159,22 @@ func links(text string) []link {
 			case inFence == marker:
 				inFence = ""
 			}
+			lines[i] = ""
 			continue
 		}
 		if inFence != "" {
+			lines[i] = ""
+		}
+	}
+	return lines
+}
+
+// links returns the link and image targets of a Markdown text, outside
+// fenced code blocks and code spans.
+func links(text string) []link {
+	var out []link
+	for i, line := range proseLines(text) {
+		if line == "" {
 			continue
 		}
 		line = stripCodeSpans(line)
@@ -216,21 +230,7 @@ func stripCodeSpans(line string) string {
 func headingAnchors(text string) map[string]bool {
 	ids := map[string]bool{}
 	seen := map[string]int{}
-	inFence := ""
-	for _, line := range strings.Split(text, "\n") {
-		if m := fence.FindStringSubmatch(line); m != nil {
-			marker := m[1][:3]
-			switch {
-			case inFence == "":
-				inFence = marker
-			case inFence == marker:
-				inFence = ""
-			}
-			continue
-		}
-		if inFence != "" {
-			continue
-		}
+	for _, line := range proseLines(text) {
 		for _, m := range htmlAnchor.FindAllStringSubmatch(line, -1) {
 			ids[m[1]] = true
 		}
