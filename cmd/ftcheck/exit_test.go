@@ -287,6 +287,8 @@ func TestSimulateJSONCommonKeys(t *testing.T) {
 		{"replica", "--failure-probability"},
 		{"ringfd"},
 		{"gossipfd", "--load"},
+		{"paxos", "--walks", "2"},
+		{"eventlogger", "--logger", "classic", "--procs", "4"},
 	} {
 		code, out, errs := ftcheck(t, append(append([]string{"simulate"}, args...), "--json", "--quiet", "--out", dir)...)
 		var doc map[string]any
@@ -298,6 +300,9 @@ func TestSimulateJSONCommonKeys(t *testing.T) {
 		}
 		if code != 0 || doc["complete"] != true || errs != "" {
 			t.Errorf("%v: exit %d, complete %v, stderr %q", args, code, doc["complete"], errs)
+		}
+		if sec, ok := doc["seconds"].(float64); !ok || sec <= 0 {
+			t.Errorf("%v: seconds %v, want the run's time (> 0)", args, doc["seconds"])
 		}
 	}
 }

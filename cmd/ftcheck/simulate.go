@@ -90,7 +90,12 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 			cancelSim()
 		})
 	}()
+	started := time.Now()
 	rep, err := run(registry.WithMemoryBound(simCtx, bound), progress)
+	if err == nil && rep.Seconds == 0 {
+		// A model that does not time its own runs is timed here.
+		rep.Seconds = time.Since(started).Seconds()
+	}
 	stopWatch()
 	<-watched
 	memStop := pass != nil && err == nil && rep.Interrupted

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -158,7 +157,6 @@ func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 			return nil, err
 		}
 		if *fp {
-			start := time.Now()
 			rep, err := FailureProbability(FailureParams{P: *P, R: *R, Lambda: *lambda, T: *T, Shape: *shape, Rank0Unrep: *rank0, Trials: *trials, Seed: *seed})
 			if err != nil {
 				return nil, err
@@ -170,8 +168,7 @@ func simulateReplica(fs *flag.FlagSet) registry.SimBuilder {
 				text += fmt.Sprintf("\nMonte Carlo: %d failures in %d trials, p_app_mc = %.6g, 95%% interval [%.6g, %.6g], p_app inside: %v",
 					rep.Failures, rep.Trials, *rep.PAppMC, rep.CI95[0], rep.CI95[1], *rep.InCI)
 			}
-			return &registry.SimReport{Model: "replica", Mode: "failure-probability", Seed: *seed, Seconds: time.Since(start).Seconds(),
-				Violations: []registry.ViolationRef{}, Figures: figs, Text: text + "\n"}, nil
+			return &registry.SimReport{Model: "replica", Mode: "failure-probability", Seed: *seed, Violations: []registry.ViolationRef{}, Figures: figs, Text: text + "\n"}, nil
 		}
 		p, err := f.params()
 		if err != nil {
