@@ -70,6 +70,9 @@ func BFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if err := x.splitRefusal(); err != nil {
+		return x.finish(StopError, err)
+	}
 	if len(x.ps.ev) > 0 {
 		if err := x.openCheckpoints(); err != nil {
 			return x.refuse(err)
@@ -156,6 +159,9 @@ type search[S any] struct {
 	links    [][]uint64 // links[d][i]: key of state i of level d (init index at d=0)
 	violated []bool     // by property index; written only between levels
 	canceled atomic.Bool
+	// splitting: the level being expanded is Options.Split's (shard.go);
+	// splitReached: the search got there.
+	splitting, splitReached bool
 
 	wins    [numShards][]node[S]
 	scratch [numShards][]cand[S]
@@ -251,6 +257,7 @@ func (x *search[S]) run() *Result {
 		x.depth.Store(int64(d))
 		x.queue.Store(int64(x.levelLen()))
 		x.noteQueue()
+		x.splitLevel(d)
 		if err := x.levelStart(d); err != nil {
 			return x.finish(StopError, err)
 		}
@@ -355,6 +362,7 @@ func (x *search[S]) finish(why StopReason, err error) *Result {
 	if why == StopMaxMemory {
 		r.Hint = memoryHint(r, x.mem)
 	}
+	x.splitFinish(r)
 	if x.opt.Shrink {
 		for i, tr := range r.Violations {
 			if tr.Loop == 0 {
@@ -421,6 +429,9 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 				s = f[i]
 			}
 			x.checkState(w, i, s)
+			if x.splitSkips(&w.pbuf, s) {
+				continue
+			}
 			w.acts = m.Actions(s, w.acts[:0])
 			if !expand {
 				w.open = w.open || len(w.acts) > 0

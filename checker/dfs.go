@@ -75,6 +75,9 @@ func DFS[S any](m Model[S], opt Options) *Result {
 		return x.finish(StopError, err)
 	}
 	defer stop()
+	if err := x.splitRefusal(); err != nil {
+		return x.finish(StopError, err)
+	}
 	if opt.CheckpointDir != "" || opt.Resume != "" {
 		x.codec = codecOf(m, opt)
 	}

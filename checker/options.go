@@ -122,6 +122,9 @@ type Options struct {
 	Progress func(Stats)
 	// ProgressEvery is the period of Progress; 0 means one second.
 	ProgressEvery time.Duration
+	// Split, when non-nil, makes BFS one shard of a sharded search
+	// (shard.go): Result.Fingerprints then holds its visited set.
+	Split *Split
 }
 
 // Stats is a progress report.
@@ -239,6 +242,12 @@ type Result struct {
 	// Bounds holds, after a complete search, one entry per checked
 	// Eventually property that holds: how long it can take (eventually.go).
 	Bounds []Bound
+	// Fingerprints, with Options.Split, is the visited set, ascending;
+	// SplitStates and SplitTransitions are the states found and generated
+	// before the split level was expanded, which every shard shares
+	// (shard.go).
+	Fingerprints                  []uint64
+	SplitStates, SplitTransitions int64
 }
 
 // BytesPerState is VisitedBytes divided by States.

@@ -1,0 +1,110 @@
+package checker
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSplitUnionIsWhole: on a grid whose states are reached by many paths
+// (so that parts overlap), the union of the shards' visited sets is the
+// unsharded visited set, fingerprint for fingerprint, for every split depth
+// and shard count; every shard is complete, and the prefix is shared.
+func TestSplitUnionIsWhole(t *testing.T) {
+	g := &grid{N: 12}
+	whole := BFS[pt](g, Options{Workers: 2, Split: &Split{Shard: 0, Shards: 1}})
+	if !whole.Complete || whole.States != 13*13 {
+		t.Fatalf("unsharded: complete=%v states=%d, want 169", whole.Complete, whole.States)
+	}
+	for _, depth := range []int{0, 1, 5, 30} {
+		for _, n := range []int{2, 3, 7} {
+			var sets [][]uint64
+			var all []uint64
+			for k := range n {
+				r := BFS[pt](g, Options{Workers: 2, Split: &Split{Shard: k, Shards: n, Depth: depth}})
+				if !r.Complete || r.Err != nil {
+					t.Fatalf("depth %d shard %d/%d: complete=%v err=%v", depth, k, n, r.Complete, r.Err)
+				}
+				if int64(len(r.Fingerprints)) != r.States || !slices.IsSorted(r.Fingerprints) {
+					t.Fatalf("depth %d shard %d/%d: %d fingerprints for %d states, sorted=%v", depth, k, n, len(r.Fingerprints), r.States, slices.IsSorted(r.Fingerprints))
+				}
+				wantPrefix := int64(min(depth+1, 25) * (min(depth+1, 25) + 1) / 2)
+				if depth < 13 && r.SplitStates != wantPrefix {
+					t.Errorf("depth %d shard %d/%d: %d prefix states, want %d (levels 0…%d of the grid)", depth, k, n, r.SplitStates, wantPrefix, depth)
+				}
+				sets = append(sets, r.Fingerprints)
+				all = append(all, r.Fingerprints...)
+			}
+			if depth < 24 && slices.IndexFunc(sets, func(s []uint64) bool { return int64(len(s)) < whole.States }) < 0 {
+				t.Errorf("depth %d, %d shards: every shard explored every state", depth, n)
+			}
+			union, overlap := MergeFingerprints(sets)
+			slices.Sort(all)
+			all = slices.Compact(all)
+			if union != whole.States || !slices.Equal(all, whole.Fingerprints) {
+				t.Errorf("depth %d, %d shards: union %d states, unsharded %d", depth, n, union, whole.States)
+			}
+			if overlap < 0 || overlap != int64(len(slices.Concat(sets...)))-union {
+				t.Errorf("depth %d, %d shards: overlap %d", depth, n, overlap)
+			}
+		}
+	}
+}
+
+// TestSplitViolation: an invariant that fails beyond the split depth is
+// found by the shard owning the path to it, with a counterexample as short
+// as the unsharded search's.
+func TestSplitViolation(t *testing.T) {
+	g := &grid{N: 6, props: []Property[pt]{sumBelow(9)}}
+	whole := BFS[pt](g, Options{Workers: 1})
+	if len(whole.Violations) != 1 {
+		t.Fatalf("unsharded: %d violations", len(whole.Violations))
+	}
+	shortest, found := -1, 0
+	for k := range 4 {
+		r := BFS[pt](g, Options{Workers: 1, Split: &Split{Shard: k, Shards: 4, Depth: 3}})
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		for _, tr := range r.Violations {
+			found++
+			if _, err := Replay[pt](g, tr); err == nil {
+				t.Errorf("shard %d: its counterexample does not replay to a violation", k)
+			}
+			if shortest < 0 || len(tr.Steps) < shortest {
+				shortest = len(tr.Steps)
+			}
+		}
+	}
+	if found == 0 || shortest != len(whole.Violations[0].Steps) {
+		t.Errorf("%d shard violations, shortest %d steps; unsharded %d steps", found, shortest, len(whole.Violations[0].Steps))
+	}
+}
+
+// TestSplitRefusals: the searches a split cannot make exact are refused.
+func TestSplitRefusals(t *testing.T) {
+	g := &grid{N: 3}
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Mode: DepthFirst}, "breadth-first"},
+		{Options{POR: true}, "partial-order"},
+		{Options{CheckpointDir: t.TempDir(), CheckpointEvery: 1}, "checkpoints"},
+	} {
+		c.opt.Split = &Split{Shard: 0, Shards: 2}
+		r := Search[pt](g, c.opt)
+		if r.Err == nil || !strings.Contains(r.Err.Error(), c.want) {
+			t.Errorf("%+v: err %v, want one that mentions %q", c.opt, r.Err, c.want)
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for s, ok := range map[string]bool{"0/1": true, "3/16": true, "16/16": false, "-1/4": false, "1/0": false, "1": false, "a/b": false} {
+		_, _, err := ParseShard(s)
+		if (err == nil) != ok {
+			t.Errorf("ParseShard(%q): err %v", s, err)
+		}
+	}
+}
