@@ -1,0 +1,135 @@
+package diagnosis
+
+import (
+	"slices"
+
+	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/mutant"
+)
+
+// VCube is VCube (Duarte, Bona and Ruoso; thesis §3.4) over n = 2^k nodes: TS[i][k] is node i's
+// timestamp for node k, an event counter: even means fault-free, odd faulty, and a larger one is
+// newer. Rounds cycle s = 1, 2, …, log2 n, 1, …
+type VCube struct {
+	faults
+	N, LogN int
+	// S is the s of the next round.
+	S int
+	// TS[i][k] is node i's timestamp of node k; 0 initially (believed fault-free).
+	TS     [][]uint32
+	Mutant mutant.Name
+}
+
+// NewVCube returns VCube over n nodes (a power of two ≥ 2) with the given nodes faulty and every
+// node believing every node fault-free (every timestamp 0); the first round has s = 1. Errors:
+// n not a power of two, a faulty rank outside 0…n−1, an unknown mutant.
+func NewVCube(n int, faulty []core.Rank, m mutant.Name) (*VCube, error) {
+	logN, err := checkPow2(n)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMutant(m); err != nil {
+		return nil, err
+	}
+	f, err := newFaults(n, faulty)
+	if err != nil {
+		return nil, err
+	}
+	v := &VCube{faults: f, N: n, LogN: logN, S: 1, TS: make([][]uint32, n), Mutant: m}
+	for i := range v.TS {
+		v.TS[i] = make([]uint32, n)
+	}
+	return v, nil
+}
+
+// Clone returns a deep copy.
+func (v *VCube) Clone() *VCube {
+	c := *v
+	c.faults = v.faults.clone()
+	c.TS = make([][]uint32, v.N)
+	for i, t := range v.TS {
+		c.TS[i] = slices.Clone(t)
+	}
+	return &c
+}
+
+// believesFaulty reports whether node i believes k faulty; i believes itself fault-free.
+func (v *VCube) believesFaulty(i, k core.Rank) bool { return i != k && v.TS[i][k]%2 == 1 }
+
+// Tests reports whether node i tests j in round s (§3.4, exact): "before a node i executes a test
+// on node j ∈ c(i,s), node i checks whether it is the first fault-free node in c(j,s) (note that
+// the index is j)": i tests j iff i is the first node of c(j, s) that i believes fault-free.
+func (v *VCube) Tests(i, j core.Rank, s int) bool {
+	c := cluster(v.Mutant, j, s, v.N)
+	if v.Mutant == MutantTesterOwnCluster {
+		c = cluster(v.Mutant, i, s, v.N) // the broken rule: c(i, s) instead of c(j, s)
+	}
+	for _, k := range c {
+		if !v.believesFaulty(i, k) {
+			return k == i
+		}
+	}
+	return false
+}
+
+// Round runs test round s = v.S (§3.4): each fault-free node i tests every j ∈ c(i, s) that it
+// Tests; a test sets i's timestamp of j to the next event count when j's state differs from
+// what i believed; from a fault-free j, i copies every entry k ≠ i whose timestamp is newer
+// (greater) than its own, as j held it at the start of the round. Then s advances cyclically.
+func (v *VCube) Round() RoundReport {
+	old := make([][]uint32, v.N)
+	for i, t := range v.TS {
+		old[i] = slices.Clone(t)
+	}
+	before := v.Clone() // beliefs at the start of the round decide who tests
+	before.TS = old
+	rep := RoundReport{S: v.S}
+	for i := core.Rank(0); int(i) < v.N; i++ {
+		if v.faulty[i] {
+			continue
+		}
+		for _, j := range cluster(v.Mutant, i, v.S, v.N) {
+			if !before.Tests(i, j, v.S) {
+				continue
+			}
+			rep.Tests = append(rep.Tests, Test{i, j})
+			t := v.TS[i]
+			if (t[j]%2 == 1) != v.faulty[j] {
+				t[j]++
+			}
+			if v.faulty[j] {
+				continue
+			}
+			for k := range t {
+				if core.Rank(k) == i || core.Rank(k) == j {
+					continue
+				}
+				if old[j][k] > t[k] || (v.Mutant == MutantTimestampGE && old[j][k] >= t[k]) {
+					t[k] = old[j][k]
+				}
+			}
+			rep.Copied += v.N
+		}
+	}
+	v.S = v.S%v.LogN + 1
+	return rep
+}
+
+// Event changes node r's state; a recovering node restarts with every timestamp 0.
+// Ambiguity: the thesis does not say what a recovering node knows; timestamps restart at the
+// initial state, so that every entry others hold is at least as new.
+func (v *VCube) Event(r core.Rank) {
+	v.faulty[r] = !v.faulty[r]
+	if !v.faulty[r] {
+		clear(v.TS[r])
+	}
+}
+
+// Diagnose returns node x's diagnosis: the nodes it believes faulty, a bit per node.
+func (v *VCube) Diagnose(x core.Rank) []bool {
+	d := make([]bool, v.N)
+	for k := range d {
+		d[k] = v.believesFaulty(x, core.Rank(k))
+	}
+	return d
+}
