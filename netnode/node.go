@@ -49,6 +49,11 @@ type Config struct {
 	// step's log line (nil: dropped). It must not block for long; it may
 	// call Node.Call.
 	Outputs func(core.Effect)
+	// AfterStep, when set, is called on the stepping goroutine after each
+	// step's effects were carried out: the one place where the embedder
+	// may read the machine's state (e.g. "has it finished its program?")
+	// without racing with Step.
+	AfterStep func()
 	// Logf reports what went wrong with a connection (nil: log.Printf).
 	Logf func(format string, args ...any)
 	// MaxFrame bounds a frame's length (default DefaultMaxFrame).
@@ -314,6 +319,9 @@ func (nd *Node) step(it item) error {
 		}
 	}
 	nd.effs = effs[:0]
+	if nd.cfg.AfterStep != nil {
+		nd.cfg.AfterStep()
+	}
 	return nil
 }
 

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -28,12 +30,36 @@ const runHelp = "ftcheck run -h"
 
 // runScenario is what `ftcheck run MODEL` runs: the model's flags, with
 // these defaults, give every process its machine and its calls (the
-// model's schedule); seedFlag is the model flag that --seed sets.
+// model's schedule). seedFlag is the model flag that --seed sets ("": the
+// scenario draws nothing), crashFlag the model's crash budget, which
+// defaults to the number of --kill. output is the effect each process
+// reports (era: the agreement's return; correction: the delivery;
+// replica: the program's outputs), and finish when a process has finished
+// the scenario.
 type runScenario struct {
-	doc      string
-	defaults [][2]string
-	seedFlag string
+	doc       string
+	defaults  [][2]string
+	seedFlag  string
+	crashFlag string
+	output    core.EffectKind
+	finish    runFinish
+	// label prefixes an output's instance number in the report ("a=" for
+	// era's agreements).
+	label string
 }
+
+// runFinish says when a process has finished its scenario.
+type runFinish int
+
+const (
+	// finishReturns: every call of the model's schedule returned.
+	finishReturns runFinish = iota
+	// finishDelivered: the process delivered (EffDeliver) once.
+	finishDelivered
+	// finishProgram: the machine reports Finished() (the replica ran its
+	// whole program and emptied its outbox).
+	finishProgram
+)
 
 // runScenarios are the models `ftcheck run` knows a scenario for.
 var runScenarios = map[string]runScenario{
@@ -41,8 +67,32 @@ var runScenarios = map[string]runScenario{
 		doc: "the MPIX_Comm_agree benchmark loop: every process calls MPIX_Comm_failure_ack(); MPIX_Comm_agree(flag) " +
 			"--agreements times in a row (--op ulfm, --blocking), each call --interval after the previous one returned, " +
 			"its flags drawn from --seed",
-		defaults: [][2]string{{"op", "ulfm"}, {"blocking", "true"}, {"agreements", "20"}},
-		seedFlag: "inputs-seed",
+		defaults:  [][2]string{{"op", "ulfm"}, {"blocking", "true"}, {"agreements", "20"}},
+		seedFlag:  "inputs-seed",
+		crashFlag: "crashes",
+		output:    core.EffReturn,
+		finish:    finishReturns,
+		label:     "a=",
+	},
+	"correction": {
+		doc: "one broadcast: the root (rank 0, never killed) broadcasts 42 down the tree, correction starts at each process " +
+			"once it is colored (--start overlapped: the synchronized start is the model's global clock, which a real run has not); " +
+			"a process has finished once it delivered; latency is from the start of the scenario",
+		defaults:  [][2]string{{"start", "overlapped"}, {"P", "8"}},
+		seedFlag:  "seed",
+		crashFlag: "faults",
+		output:    core.EffDeliver,
+		finish:    finishDelivered,
+		label:     "delivery ",
+	},
+	"replica": {
+		doc: "a shipped program (--program, default ping-pong) run by every replica of every logical process; the perfect " +
+			"detector tells the survivors of a kill; a replica has finished once it ran its whole program and sent its outbox; " +
+			"the outputs are the program's Output values, compared among the replicas of one logical process",
+		crashFlag: "crashes",
+		output:    core.EffDecide,
+		finish:    finishProgram,
+		label:     "out=",
 	},
 }
 
@@ -101,8 +151,12 @@ type runHeader struct {
 	Seed     uint64            `json:"seed"`
 	Interval time.Duration     `json:"interval_ns"`
 	TimeUnit time.Duration     `json:"time_unit_ns"`
-	Start    int64             `json:"start"` // Unix nanoseconds when the scenario started
-	Kills    []kill            `json:"kills"`
+	// Detector is how the survivors learn of a kill: "perfect" (the parent
+	// tells them once the death is seen) or "none" (the model has no
+	// detector, e.g. correction's broadcast).
+	Detector string `json:"detector"`
+	Start    int64  `json:"start"` // Unix nanoseconds when the scenario started
+	Kills    []kill `json:"kills"`
 }
 
 // runHeaderFile is the run's header in a trace directory; rankLog(r) is
@@ -119,7 +173,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var asJSON bool
 	common := func(fs *flag.FlagSet) {
 		fs.Var(&kills, "kill", "RANK@DURATION: SIGKILL the rank that long after every process is connected and the scenario started (repeatable)")
-		fs.Uint64Var(&seed, "seed", 1, "seed of the processes' inputs")
+		if fs.Lookup("seed") == nil { // else the model's own --seed is the scenario's
+			fs.Uint64Var(&seed, "seed", 1, "seed of the processes' inputs")
+		}
 		fs.DurationVar(&deadline, "deadline", 30*time.Second, "every live process must have finished the scenario this long after it started (else exit 1)")
 		fs.DurationVar(&interval, "interval", 10*time.Millisecond, "pause between a return and the next call (the benchmark's loop body)")
 		fs.DurationVar(&timeUnit, "time-unit", time.Millisecond, "real duration of one protocol time unit (timers)")
@@ -163,12 +219,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if set[sc.seedFlag] && fs.Lookup(sc.seedFlag).Value.String() != fs.Lookup(sc.seedFlag).DefValue {
-		return usageFor(help, "run %s: --%s is --seed here", p.Name, sc.seedFlag)
+	if sc.seedFlag == "seed" {
+		if seed, err = strconv.ParseUint(fs.Lookup("seed").Value.String(), 10, 64); err != nil {
+			return usageFor(help, "run %s: --seed: %v", p.Name, err)
+		}
+	} else if sc.seedFlag != "" {
+		if set[sc.seedFlag] && fs.Lookup(sc.seedFlag).Value.String() != fs.Lookup(sc.seedFlag).DefValue {
+			return usageFor(help, "run %s: --%s is --seed here", p.Name, sc.seedFlag)
+		}
+		fs.Set(sc.seedFlag, strconv.FormatUint(seed%(1<<63), 10))
 	}
-	fs.Set(sc.seedFlag, strconv.FormatUint(seed%(1<<63), 10))
-	if !set["crashes"] {
-		fs.Set("crashes", strconv.Itoa(len(kills)))
+	if !set[sc.crashFlag] {
+		fs.Set(sc.crashFlag, strconv.Itoa(len(kills)))
 	}
 	r, err := build()
 	if err != nil {
@@ -179,7 +241,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return usageFor(help, "run %s: the model as configured has no runnable scenario", p.Name)
 	}
 	n := em.N()
-	crashes, _ := strconv.Atoi(fs.Lookup("crashes").Value.String())
+	crashes, _ := strconv.Atoi(fs.Lookup(sc.crashFlag).Value.String())
 	seen := map[core.Rank]bool{}
 	for _, k := range kills {
 		switch {
@@ -187,11 +249,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return usageFor(help, "run %s: --kill %d@%v: rank out of range 0 … %d", p.Name, k.Rank, k.At, n-1)
 		case seen[k.Rank]:
 			return usageFor(help, "run %s: --kill: rank %d killed twice", p.Name, k.Rank)
+		case slices.Contains(em.Config().Survivors, k.Rank):
+			return usageFor(help, "run %s: --kill %d@%v: the model assumes rank %d never fails", p.Name, k.Rank, k.At, k.Rank)
 		}
 		seen[k.Rank] = true
 	}
 	if len(kills) > crashes {
-		return usageFor(help, "run %s: %d --kill but --crashes %d: the model would not allow the crashes", p.Name, len(kills), crashes)
+		return usageFor(help, "run %s: %d --kill but --%s %d: the model would not allow the crashes", p.Name, len(kills), sc.crashFlag, crashes)
 	}
 	if deadline <= 0 || interval < 0 || timeUnit <= 0 {
 		return usageFor(help, "run %s: --deadline and --time-unit must be positive, --interval ≥ 0", p.Name)
@@ -212,7 +276,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	slices.SortFunc(kills, func(a, b kill) int { return int(a.At - b.At) })
-	h := &runHeader{Model: p.Name, Params: r.Params(), N: n, Seed: seed, Interval: interval, TimeUnit: timeUnit, Kills: kills}
+	h := &runHeader{Model: p.Name, Params: r.Params(), N: n, Seed: seed, Interval: interval, TimeUnit: timeUnit, Kills: kills, Detector: "none"}
+	if em.Config().Detector == env.DetectorPerfect {
+		h.Detector = "perfect"
+	}
 	res, err := runGroup(h, dir, deadline, stderr)
 	if err != nil {
 		return err
@@ -418,8 +485,10 @@ loop:
 				}
 				// The perfect detector: every process still running
 				// learns of the death, which has happened.
-				for r := range n {
-					tell(r, fmt.Sprintf("suspect %d", ev.rank))
+				if h.Detector == "perfect" {
+					for r := range n {
+						tell(r, fmt.Sprintf("suspect %d", ev.rank))
+					}
 				}
 			case ev.line == "done":
 				res.finished[ev.rank] = true
@@ -521,6 +590,10 @@ type runReport struct {
 }
 
 type runInstance struct {
+	// Group is the logical process whose replicas are compared (replica:
+	// "P1"); empty when every process is compared with every other.
+	Group    string  `json:"group,omitempty"`
+	Label    string  `json:"label"`
 	Instance uint64  `json:"instance"`
 	Value    string  `json:"value"`
 	Agreed   bool    `json:"agreed"`
@@ -546,7 +619,13 @@ func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *ru
 	if rep.Problems == nil {
 		rep.Problems = []string{}
 	}
-	byInstance := map[uint64][]returned{}
+	type key struct {
+		group    string
+		instance uint64
+	}
+	byInstance := map[key][]returned{}
+	cfg := em.Config()
+	sc := runScenarios[h.Model]
 	for r := range h.N {
 		rets := res.returns[r]
 		if rets == nil {
@@ -557,21 +636,32 @@ func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *ru
 			continue
 		}
 		if !res.finished[r] {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("p%d did not finish (%d of %d calls returned)", r, len(rets), len(em.Init()[0].Calls(core.Rank(r)))))
+			rep.Problems = append(rep.Problems, fmt.Sprintf("p%d did not finish the scenario (%d outputs)", r, len(rets)))
+		}
+		group := ""
+		if lp, ok := cfg.NewNode(core.Rank(r), h.N).(interface{ Logical() int }); ok {
+			group = fmt.Sprintf("P%d", lp.Logical())
 		}
 		for _, rt := range rets {
-			byInstance[rt.Instance] = append(byInstance[rt.Instance], rt)
+			k := key{group, rt.Instance}
+			byInstance[k] = append(byInstance[k], rt)
 		}
 	}
-	var ids []uint64
-	for a := range byInstance {
-		ids = append(ids, a)
-	}
-	slices.Sort(ids)
+	ids := slices.Collect(maps.Keys(byInstance))
+	slices.SortFunc(ids, func(a, b key) int {
+		if c := strings.Compare(a.group, b.group); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.instance, b.instance)
+	})
 	for _, a := range ids {
 		rs := byInstance[a]
 		lat := make([]time.Duration, len(rs))
-		in := runInstance{Instance: a, Value: rs[0].Value, Agreed: true, Returned: len(rs)}
+		label := fmt.Sprintf("%s%d", sc.label, a.instance)
+		if a.group != "" {
+			label = a.group + " " + label
+		}
+		in := runInstance{Group: a.group, Label: label, Instance: a.instance, Value: rs[0].Value, Agreed: true, Returned: len(rs)}
 		for i, rt := range rs {
 			lat[i] = rt.Latency
 			if rt.enc != rs[0].enc {
@@ -583,7 +673,7 @@ func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *ru
 			for _, rt := range rs {
 				vals = append(vals, rt.Value)
 			}
-			rep.Problems = append(rep.Problems, fmt.Sprintf("instance %d: the live processes returned different values: %s", a, strings.Join(vals, " | ")))
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: the live processes output different values: %s", label, strings.Join(vals, " | ")))
 		}
 		slices.Sort(lat)
 		in.MinMs, in.MedianMs, in.MaxMs = ms(lat[0]), ms(lat[len(lat)/2]), ms(lat[len(lat)-1])
@@ -608,17 +698,21 @@ func printRun(w io.Writer, rep *runReport, name string) {
 			fmt.Fprintf(w, "p%d not killed: the scenario ended before %v\n", k.Rank, k.At)
 		}
 	}
-	fmt.Fprintf(w, "%-9s %-9s %-8s %s\n", "instance", "returned", "agreed", "latency min/median/max (ms) over the live processes, value")
+	width := len("instance")
 	for _, in := range rep.Agreements {
-		fmt.Fprintf(w, "a=%-7d %-9d %-8v %.2f / %.2f / %.2f  %s\n", in.Instance, in.Returned, in.Agreed, in.MinMs, in.MedianMs, in.MaxMs, in.Value)
+		width = max(width, len(in.Label))
+	}
+	fmt.Fprintf(w, "%-*s %-9s %-8s %s\n", width, "instance", "returned", "agreed", "latency min/median/max (ms) over the live processes, value")
+	for _, in := range rep.Agreements {
+		fmt.Fprintf(w, "%-*s %-9d %-8v %.2f / %.2f / %.2f  %s\n", width, in.Label, in.Returned, in.Agreed, in.MinMs, in.MedianMs, in.MaxMs, in.Value)
 	}
 	for _, p := range rep.Processes {
 		if p.Killed {
 			var vals []string
 			for _, rt := range p.Returns {
-				vals = append(vals, fmt.Sprintf("a=%d", rt.Instance))
+				vals = append(vals, fmt.Sprintf("%s%d", runScenarios[rep.Model].label, rt.Instance))
 			}
-			fmt.Fprintf(w, "p%d (killed) returned %d before it died: %s\n", p.Rank, len(p.Returns), strings.Join(vals, " "))
+			fmt.Fprintf(w, "p%d (killed) had %d outputs before it died: %s\n", p.Rank, len(p.Returns), strings.Join(vals, " "))
 		}
 	}
 	live := 0
@@ -628,7 +722,7 @@ func printRun(w io.Writer, rep *runReport, name string) {
 		}
 	}
 	if rep.OK {
-		fmt.Fprintf(w, "every live process (%d of %d) finished and they returned the same values, in %.3fs\n", live, rep.N, rep.Seconds)
+		fmt.Fprintf(w, "every live process (%d of %d) finished and their outputs agree, in %.3fs\n", live, rep.N, rep.Seconds)
 	} else {
 		for _, p := range rep.Problems {
 			fmt.Fprintln(w, "problem:", p)

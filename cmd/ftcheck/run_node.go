@@ -75,6 +75,14 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	}
 	calls := em.Init()[0].Calls(me)
 	machine := cfg.NewNode(me, n)
+	sc, ok := runScenarios[*model]
+	if !ok {
+		return usageFor(runHelp, "run-node: model %s has no scenario", *model)
+	}
+	finished, _ := machine.(interface{ Finished() bool })
+	if sc.finish == finishProgram && finished == nil {
+		return usageFor(runHelp, "run-node: model %s's machine does not report Finished", *model)
+	}
 
 	var outMu sync.Mutex
 	say := func(format string, args ...any) {
@@ -125,7 +133,10 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		made     int
 		returns  int
 		callTime []time.Time
+		start    time.Time
+		doneOnce sync.Once
 	)
+	done := func() { doneOnce.Do(func() { say("done") }) }
 	call := func() {
 		mu.Lock()
 		defer mu.Unlock()
@@ -140,16 +151,19 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		Rank: me, Peers: strings.Fields(peers), Listener: ln, Machine: machine, Decode: cfg.Codec.Message,
 		TimeUnit: *timeUnit, Detector: det, Trace: logw, Meta: metaJSON,
 		Outputs: func(e core.Effect) {
-			if e.Kind != core.EffReturn {
+			if e.Kind != sc.output {
 				return
 			}
 			now := time.Now()
 			mu.Lock()
-			lat := time.Duration(0)
-			if returns < len(callTime) {
-				lat = now.Sub(callTime[returns])
+			lat := now.Sub(start) // a delivery or an output: since the scenario started
+			if e.Kind == core.EffReturn {
+				lat = 0
+				if returns < len(callTime) {
+					lat = now.Sub(callTime[returns])
+				}
+				returns++
 			}
-			returns++
 			all := returns == len(calls)
 			mu.Unlock()
 			v := []byte{}
@@ -158,10 +172,19 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 				v, text = e.Value.AppendBinary(v), e.Value.String()
 			}
 			say("return %d %d %d %s %s", e.Instance, lat.Nanoseconds(), now.UnixNano(), hex.EncodeToString(v), text)
-			if all {
-				say("done")
-			} else if cfg.Blocking {
+			switch {
+			case sc.finish == finishDelivered && e.Kind == core.EffDeliver:
+				done()
+			case sc.finish != finishReturns || e.Kind != core.EffReturn:
+			case all:
+				done()
+			case cfg.Blocking:
 				time.AfterFunc(*interval, call)
+			}
+		},
+		AfterStep: func() {
+			if sc.finish == finishProgram && finished.Finished() {
+				done()
 			}
 		},
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) },
@@ -181,13 +204,20 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	if l, ok := next(); !ok || l != "start" {
 		return fmt.Errorf("run-node p%d: want start, got %q", me, l)
 	}
+	mu.Lock()
+	start = time.Now()
+	mu.Unlock()
+	// Nothing has stepped the machine yet: reading it here does not race.
+	if len(calls) == 0 && (sc.finish == finishReturns || sc.finish == finishProgram && finished.Finished()) {
+		done()
+	}
 	runErr := make(chan error, 1)
 	go func() { runErr <- node.Run(ctx) }()
-	if len(calls) == 0 {
-		say("done")
-	} else if cfg.Blocking {
+	switch {
+	case len(calls) == 0:
+	case cfg.Blocking:
 		call()
-	} else {
+	default:
 		for i := range calls {
 			time.AfterFunc(time.Duration(i)*(*interval), call)
 		}

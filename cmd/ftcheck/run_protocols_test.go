@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runAndValidate runs `ftcheck run args… --trace DIR --json` in its own
+// process, wants exit 0 with every live process finished and every output
+// agreed among the processes compared, then wants `ftcheck validate DIR`
+// to exit 0. It returns the run's summary.
+func runAndValidate(t *testing.T, args ...string) runSummary {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), args[0])
+	code, out, errs := ftcheckProcess(t, append(append([]string{"run"}, args...), "--trace", dir, "--json")...)
+	var sum runSummary
+	decodeOne(t, out, &sum)
+	if code != 0 || !sum.OK {
+		t.Fatalf("run %v: exit %d, %+v\nstderr: %s", args, code, sum, errs)
+	}
+	for _, p := range sum.Processes {
+		if !p.Killed && !p.Finished {
+			t.Errorf("run %v: p%d is alive and did not finish", args, p.Rank)
+		}
+	}
+	for _, in := range sum.Instances {
+		if !in.Agreed {
+			t.Errorf("run %v: instance %d not agreed", args, in.Instance)
+		}
+	}
+	code, out, errs = ftcheck(t, "validate", dir)
+	if code != 0 || !strings.Contains(out, "every checked property holds") {
+		t.Fatalf("validate (run %v): exit %d\n%s%s", args, code, out, errs)
+	}
+	return sum
+}
+
+// TestRunCorrectionKillValidate broadcasts over 8 processes and kills a
+// non-root rank drawn at random at a random time in the first 3 ms (the
+// broadcast takes about that long: the kill falls before, during or after
+// the victim's delivery). Every live process delivers the root's 42 once,
+// and the trace is a run of the model with every property holding.
+func TestRunCorrectionKillValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 0))
+	k := fmt.Sprintf("%d@%dus", 1+rng.IntN(7), rng.IntN(3000))
+	t.Logf("draw seed %d: --kill %s", seed, k)
+	sum := runAndValidate(t, "correction", "--P", "8", "--kill", k)
+	live := 0
+	for _, p := range sum.Processes {
+		if !p.Killed {
+			live++
+		}
+	}
+	if len(sum.Instances) != 1 || sum.Instances[0].Returned != live {
+		t.Errorf("want one delivery by each of the %d live processes: %+v", live, sum.Instances)
+	}
+}
+
+// TestRunReplicaKillValidate runs gather-sum over 3 logical processes (5
+// replicas: P0 = {p0}, P1 = {p1, p2}, P2 = {p3, p4}) and kills one replica
+// of P1 or P2, drawn at random, at a random time in the first 5 ms. The
+// live replicas of each logical process output the same values, and the
+// trace, with the perfect detector's notifications, validates.
+func TestRunReplicaKillValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 0))
+	k := fmt.Sprintf("%d@%dus", 1+rng.IntN(4), rng.IntN(5000))
+	t.Logf("draw seed %d: --kill %s", seed, k)
+	sum := runAndValidate(t, "replica", "--program", "gather-sum", "--procs", "3", "--kill", k)
+	if len(sum.Instances) == 0 {
+		t.Errorf("no output: %+v", sum)
+	}
+}
+
+// TestRunMutantsRejectedByValidate: for each protocol, a mutant built
+// into the binary whose run validate rejects (exit 1) with the named
+// property violated. Correction's redeliver-on-correction delivers again
+// on a correction message: every process gets 42, so the run agrees (exit
+// 0), but no-duplicates fails; every run of 8 processes has some colored
+// process receive a correction message. Replica's mid-without-time, on
+// mid-example, leaves P2^0 waiting forever: the run misses its deadline
+// (exit 1) and validity fails at the quiescent end of the trace.
+func TestRunMutantsRejectedByValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	for _, c := range []struct {
+		args     []string
+		runExit  int
+		property string
+	}{
+		{[]string{"correction", "--P", "8", "--mutant", "redeliver-on-correction"}, 0, "no-duplicates violated"},
+		{[]string{"replica", "--program", "mid-example", "--procs", "3", "--mutant", "mid-without-time", "--deadline", "1s"}, 1, "validity violated"},
+	} {
+		dir := filepath.Join(t.TempDir(), c.args[0])
+		code, out, errs := ftcheckProcess(t, append(append([]string{"run"}, c.args...), "--trace", dir)...)
+		if code != c.runExit {
+			t.Errorf("run %v: exit %d, want %d\n%s%s", c.args, code, c.runExit, out, errs)
+			continue
+		}
+		code, out, errs = ftcheck(t, "validate", dir)
+		if code != 1 || !strings.Contains(out, c.property) {
+			t.Errorf("validate (run %v): exit %d, want 1 with %q\n%s%s", c.args, code, c.property, out, errs)
+		}
+	}
+}
+
+// TestRunProtocolsBadUsage: a kill the model does not allow exits 2
+// before starting anything.
+func TestRunProtocolsBadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "correction", "--kill", "0@1ms"},                  // the root never fails
+		{"run", "correction", "--kill", "1@1ms", "--faults", "0"}, // no crash budget
+		{"run", "correction", "--P", "4", "--kill", "4@1ms"},
+		{"run", "replica", "--kill", "1@1ms", "--crashes", "0"},
+		{"run", "replica", "--program", "nope"},
+	} {
+		code, _, errs := ftcheck(t, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}
