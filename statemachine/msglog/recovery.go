@@ -1,0 +1,48 @@
+package msglog
+
+import "github.com/ftkernel/ftkernel/core"
+
+// restart is upon recovery() (lines 42–52) after Recover restored the
+// checkpoint: the determinants since the checkpoint's last_id are read
+// (el_recovery, line 49; the replicated loggers read through a quorum),
+// and every peer is asked to re-send what came after the checkpoint's
+// receive counter (RESEND_FROM(v_recv_i[j]), lines 50–52: the counter
+// of the checkpoint, restored at line 46, ambiguity B). The process then
+// re-runs its program from the checkpoint (the replay).
+func (p *Process) restart(out []core.Effect) []core.Effect {
+	p.recovering, p.detsRead = true, false
+	p.calls = append([]logCall{{Op: callRetrieve, ID: p.ck.DetID}}, p.calls...)
+	for j := range p.cfg.Program.Procs {
+		if core.Rank(j) != p.me {
+			out = append(out, core.Send(core.Rank(j), ResendFrom{Recv: p.st.SeqRecv[j]}))
+		}
+	}
+	return out
+}
+
+// resend is upon receive(v_recv_j[i], j) (lines 53–58): re-send to the
+// recovering j, in order, the logged messages with seq > k (ambiguity A:
+// 1-based; the literal 0-based id skips one), then answer with the
+// counters (lines 36–41: COUNTERS(v_recv_i[j], v_sent_i[j])).
+//
+// Ambiguity D: Algorithm 4 sends the counters when the failure is
+// detected; here they answer RESEND_FROM instead, on the FIFO channel
+// behind every message the crashed incarnation sent: sent at detection
+// they could miss a message of the crashed incarnation still in flight,
+// and the recovering process would then transmit it again. From the
+// detection (EvSuspect) to this request, sends to j are logged and not
+// transmitted (the communicator is being repaired, Fig. 5.3); the
+// re-send carries them.
+func (p *Process) resend(j core.Rank, k uint64, out []core.Effect) []core.Effect {
+	p.down[j] = false
+	for _, l := range p.st.Log {
+		seq := l.Seq
+		if p.cfg.Mutant == MutantZeroBasedIDs {
+			seq--
+		}
+		if l.To == j && seq > k {
+			out = append(out, core.Send(j, App{Seq: l.Seq, Val: l.Val}))
+		}
+	}
+	return append(out, core.Send(j, Counters{Recv: p.st.SeqRecv[j], Sent: p.st.SeqSent[j]}))
+}
