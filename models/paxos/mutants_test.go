@@ -73,6 +73,76 @@ func TestMutantsRandomWalks(t *testing.T) {
 	}
 }
 
+// TestMutantRelabelRequest: p1's command c1 reaches p0 in a REQUEST and
+// p0 places it as p0:"c1", which no process proposed; breadth-first
+// search over validity alone finds the shortest run, 26 steps, with no
+// fault.
+func TestMutantRelabelRequest(t *testing.T) {
+	catchOnly(t, "--instances 2 --crashes 0 --mutant relabel-request", "validity", false, 26)
+}
+
+// TestMutantDecideBeforeChosen: the coordinator p0 delivers c0 in
+// instance 0 as it places it, then crashes before the acceptors vote; p1
+// takes over and fills instance 0 with the no-op. Uniform agreement
+// catches it (breadth-first, 18 steps with one acceptor; depth-first, 34
+// steps with three), and agreement, over live processes, cannot: at the
+// one-acceptor bound the search over agreement alone completes with no
+// violation, since the only process that decided otherwise is down.
+func TestMutantDecideBeforeChosen(t *testing.T) {
+	args := "--acceptors 1 --instances 2 --crashes 1 --crashable coordinator --mutant decide-before-chosen"
+	catchOnly(t, args, "uniform-agreement", false, 18)
+	catchOnly(t, "--instances 2 --crashes 1 --crashable coordinator --mutant decide-before-chosen", "uniform-agreement", true, 34)
+	res := build(t, args).BFS(checker.Options{Properties: []string{"agreement"}})
+	if res.Err != nil || !res.Complete || len(res.Violations) > 0 {
+		t.Fatalf("agreement alone: err=%v complete=%v violations=%d, want a complete run that holds", res.Err, res.Complete, len(res.Violations))
+	}
+	if res.States != 3341 {
+		t.Errorf("agreement alone: %d distinct states, docs: 3341", res.States)
+	}
+}
+
+// TestMutantForgetLogOnRestart: the learner p1 decides c0, crashes and
+// restarts with an empty log; its LEARNED(0) brings DECIDED from the
+// coordinator and it delivers instance 0 again. Breadth-first search over
+// integrity alone, 37 steps.
+func TestMutantForgetLogOnRestart(t *testing.T) {
+	catchOnly(t, "--instances 1 --crashes 1 --recoveries 1 --crashable 1 --mutant forget-log-on-restart", "integrity", false, 37)
+}
+
+// TestMutantDeliverOutOfOrder: two acceptors' votes for instance 1 reach
+// the learner p0 before any for instance 0, and it delivers instance 1
+// first. Breadth-first search over in-order alone, 24 steps, no fault.
+func TestMutantDeliverOutOfOrder(t *testing.T) {
+	catchOnly(t, "--instances 2 --crashes 0 --mutant deliver-out-of-order", "in-order", false, 24)
+}
+
+// catchOnly runs a search of args that checks property alone (ftcheck's
+// --property), breadth-first or, with dfs, depth-first: it must find a
+// violation of property in steps steps that replays.
+func catchOnly(t *testing.T, args, property string, dfs bool, steps int) {
+	t.Helper()
+	r := build(t, args)
+	opt := checker.Options{Properties: []string{property}, MaxStates: 2_000_000}
+	if dfs {
+		opt.Mode = checker.DepthFirst
+	}
+	res := r.BFS(opt)
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if len(res.Violations) == 0 {
+		t.Fatalf("%s: mutant survived %d states (complete=%v)", args, res.States, res.Complete)
+	}
+	tr := res.Violations[0]
+	if tr.Violation.Property != property || len(tr.Steps) != steps {
+		t.Fatalf("%s: caught by %s in %d steps, want %s in %d:\n%s", args, tr.Violation.Property, len(tr.Steps), property, steps, tr)
+	}
+	var ve *checker.ViolationError
+	if err := r.Replay(tr); !errors.As(err, &ve) || ve.Violation.Property != property {
+		t.Fatalf("%s: replay: %v", args, err)
+	}
+}
+
 // mustCatchDFS runs a depth-first search of args over the safety
 // properties: it must find a violation of property in steps steps that
 // replays.

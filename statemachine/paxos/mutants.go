@@ -21,6 +21,27 @@ const (
 	// acceptors of 2f+1 (at least one) instead of a quorum (learnVote;
 	// Agreement).
 	MutantLearnOnMinority = mutant.Name("learn-on-minority")
+	// MutantRelabelRequest makes the coordinator place a command that
+	// reached it in a REQUEST under its own rank, as if it had proposed it
+	// (recvRequest): the value decided, origin and bytes, is one no
+	// process proposed (Validity).
+	MutantRelabelRequest = mutant.Name("relabel-request")
+	// MutantDecideBeforeChosen makes a coordinator that is a learner
+	// deliver a command as it places it in an instance (sendAccept),
+	// before a quorum accepted it: if it crashes before the value is
+	// chosen, its successor may choose another, so a crashed process
+	// decided differently (Uniform agreement; agreement among live
+	// processes holds while the coordinator stays down).
+	MutantDecideBeforeChosen = mutant.Name("decide-before-chosen")
+	// MutantForgetLogOnRestart leaves the learner's log out of stable
+	// storage (Recover): a restarted learner learns instance 0 … again
+	// and delivers each a second time (Integrity).
+	MutantForgetLogOnRestart = mutant.Name("forget-log-on-restart")
+	// MutantDeliverOutOfOrder makes a learner deliver a chosen instance
+	// when it is the lowest instance it holds votes for, without waiting
+	// for the instances below it (deliver): votes arriving out of order
+	// make it decide instance i+1 before i (In-order).
+	MutantDeliverOutOfOrder = mutant.Name("deliver-out-of-order")
 )
 
 // Mutants lists every mutant of the package.
@@ -29,11 +50,19 @@ var Mutants = []mutant.Name{
 	MutantIgnorePromisedValue,
 	MutantForgetPromiseOnRestart,
 	MutantLearnOnMinority,
+	MutantRelabelRequest,
+	MutantDecideBeforeChosen,
+	MutantForgetLogOnRestart,
+	MutantDeliverOutOfOrder,
 }
 
 func (n *Node) acceptsLowerBallot() bool    { return n.cfg.Mutant == MutantAcceptLowerBallot }
 func (n *Node) ignoresPromisedValues() bool { return n.cfg.Mutant == MutantIgnorePromisedValue }
 func (n *Node) forgetsPromise() bool        { return n.cfg.Mutant == MutantForgetPromiseOnRestart }
+func (n *Node) relabelsRequests() bool      { return n.cfg.Mutant == MutantRelabelRequest }
+func (n *Node) decidesBeforeChosen() bool   { return n.cfg.Mutant == MutantDecideBeforeChosen }
+func (n *Node) forgetsLog() bool            { return n.cfg.Mutant == MutantForgetLogOnRestart }
+func (n *Node) deliversOutOfOrder() bool    { return n.cfg.Mutant == MutantDeliverOutOfOrder }
 
 // learnQuorum is the number of votes at one ballot a learner decides on:
 // Config.Quorum, or f (at least 1) under MutantLearnOnMinority.

@@ -124,6 +124,9 @@ func (n *Node) startPhase1(queue []Command, out []core.Effect) []core.Effect {
 // after coordinators yielded to each other's ballots (recvNack) converge on
 // the receiver, whose higher ballot the others then yield to.
 func (n *Node) recvRequest(q core.Rank, m Request, out []core.Effect) []core.Effect {
+	if n.relabelsRequests() { // mutant hook
+		m.Cmd.Origin = n.self
+	}
 	switch {
 	case n.coord != nil:
 		return n.coordRequest(m.Cmd, out)
@@ -278,6 +281,9 @@ func (n *Node) sendAccept(i uint64, out []core.Effect) []core.Effect {
 	for _, a := range n.cfg.Acceptors {
 		out = append(out, core.Send(a, m))
 	}
+	if n.decidesBeforeChosen() && n.r.learner { // mutant hook
+		out = n.learnChosen(i, []Command{m.V}, out)
+	}
 	return out
 }
 
@@ -399,7 +405,7 @@ func (n *Node) tallyAt(i uint64) *tally {
 // comando"), each as core.Decide(i, v) onto the stable log, and returns a
 // proposal of this node so decided.
 func (n *Node) deliver(out []core.Effect) []core.Effect {
-	for len(n.tallies) > 0 && n.tallies[0].inst == uint64(len(n.log)) && n.tallies[0].chosen {
+	for len(n.tallies) > 0 && (n.tallies[0].inst == uint64(len(n.log)) || n.deliversOutOfOrder()) && n.tallies[0].chosen { // mutant hook
 		i, v := n.tallies[0].inst, n.tallies[0].v
 		n.tallies = slices.Delete(n.tallies, 0, 1)
 		n.log = append(n.log, v)
