@@ -24,6 +24,7 @@ func init() {
 		Mutants: []registry.MutantInfo{
 			{Name: string(el.MutantRetrieveOneAcceptor), Doc: "retrieve-since reads the votes of one acceptor instead of going through a quorum"},
 			{Name: string(el.MutantNoIncarnationFence), Doc: "a crashed incarnation's command chosen after its successor's recovery read still changes the log"},
+			{Name: string(el.MutantDropQueuedCall), Doc: "a call made while a restarted process's recovery read runs is dropped when the read completes (it never returns)"},
 		},
 		Simulate: defineSimulate,
 	})
@@ -56,21 +57,34 @@ type Params struct {
 	// are unreliable, and every role retransmits). The centralized
 	// logger's channels are reliable (§5.1.1): no loss there.
 	Loss int
+	// Dup is a budget of messages duplicated (Paxos loggers only, as
+	// Loss: Paxos's channels may duplicate, §2.1.2).
+	Dup int
 	// Timing is env.BoundedDelay (with Delta; termination is checked) or
 	// env.Asynchronous (safety only: timers fire at any step, so bound
 	// the search with --max-depth).
-	Timing    env.Timing
-	Delta     int
-	Mutant    mutant.Name
-	CrashProb float64
+	Timing env.Timing
+	Delta  int
+	// Retransmit is Paxos's retransmission timeout in ticks (0: 2Δ+1).
+	Retransmit int
+	Mutant     mutant.Name
+	CrashProb  float64
 }
 
 func (p Params) config() el.Config {
 	c := el.Config{Kind: p.Kind, Procs: p.Procs, F: p.F, Experimental: p.Experimental, Mutant: p.Mutant}
 	if c.Kind != el.Centralized {
-		c.Consensus = Paxos{Retransmit: uint64(2*max(p.Delta, 1) + 1)}
+		c.Consensus = Paxos{Retransmit: uint64(p.retransmit())}
 	}
 	return c
+}
+
+// retransmit is the retransmission timeout in ticks: Retransmit, or 2Δ+1.
+func (p Params) retransmit() int {
+	if p.Retransmit > 0 {
+		return p.Retransmit
+	}
+	return 2*max(p.Delta, 1) + 1
 }
 
 // Schedule is the calls: each application process saves, removes and
@@ -142,6 +156,9 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.Loss > 0 {
 		fmt.Fprintf(&b, " loss=%d", p.Loss)
 	}
+	if p.Dup > 0 {
+		fmt.Fprintf(&b, " dup=%d", p.Dup)
+	}
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
@@ -168,6 +185,7 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.Loss > 0 {
 		cfg.Loss, cfg.Losses = env.LossAny, p.Loss
 	}
+	cfg.Duplicates = p.Dup
 	if p.Recoveries > 0 {
 		cfg.Faults, cfg.Recoveries = env.CrashRecovery, p.Recoveries
 	}
@@ -215,7 +233,7 @@ func Properties(p Params) []checker.Property[*env.World] {
 		}
 	}
 	ps = append(ps, term)
-	if p.Loss > 0 || p.Recoveries > 0 {
+	if p.Loss > 0 || p.Dup > 0 || p.Recoveries > 0 {
 		// The environment's fault budgets, checked on every step.
 		ps = append(ps, env.FaultProperties()...)
 	}
@@ -233,13 +251,14 @@ type flags struct {
 	logger, deployment, mut string
 	procs, f, saves         int
 	crashes, delta, loss    int
+	dup, retransmit         int
 	recoveries              int
 	remove, crashLogger     bool
 	timing                  string
 	fs                      *flag.FlagSet
 }
 
-var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "loss", "recoveries", "timing", "delta", "mutant"}
+var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "loss", "dup", "recoveries", "timing", "delta", "retransmit", "mutant"}
 
 func bind(fs *flag.FlagSet, def Params) *flags {
 	f := &flags{fs: fs}
@@ -252,9 +271,11 @@ func bind(fs *flag.FlagSet, def Params) *flags {
 	fs.IntVar(&f.crashes, "crashes", def.Crashes, "crash budget: application processes and, for the Paxos loggers, up to f acceptors")
 	fs.IntVar(&f.recoveries, "recoveries", 0, "recovery budget R: at most this many restarts of crashed processes from stable storage (a restarted application process first reads its determinants), 0 … 8")
 	fs.IntVar(&f.loss, "loss", 0, "loss budget L: at most this many messages lost in a run (Paxos loggers only), 0 … 8")
+	fs.IntVar(&f.dup, "dup", 0, "duplication budget D: at most this many messages duplicated in a run (Paxos loggers only), 0 … 8")
 	fs.BoolVar(&f.crashLogger, "crash-logger", false, "the centralized logger may crash (its blocking: termination is expected to fail)")
 	fs.StringVar(&f.timing, "timing", "bounded", "bounded: every message delivered within Δ ticks, retransmission after 2Δ+1 (termination checked); async: no clock, timers fire at any step, messages overtake one another as far as FIFO channels allow (safety only; bound the search with --max-depth)")
 	fs.IntVar(&f.delta, "delta", def.Delta, "delay bound Δ in ticks under --timing bounded, 1 … 2")
+	fs.IntVar(&f.retransmit, "retransmit", 0, "Paxos's retransmission timeout in ticks, 1 … 16 (0: 2Δ+1)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return f
 }
@@ -266,6 +287,8 @@ func (f *flags) params() (Params, error) {
 		flagcheck.Int("saves", int64(f.saves), 1, MaxCheckSaves, ""),
 		flagcheck.Int("delta", int64(f.delta), 1, 2, ""),
 		flagcheck.Int("loss", int64(f.loss), 0, 8, ""),
+		flagcheck.Int("dup", int64(f.dup), 0, 8, ""),
+		flagcheck.Int("retransmit", int64(f.retransmit), 0, 16, ""),
 		flagcheck.Int("recoveries", int64(f.recoveries), 0, 8, ""),
 	); err != nil {
 		return Params{}, err
@@ -279,12 +302,15 @@ func (f *flags) build() (Params, error) {
 		return Params{}, fmt.Errorf("--logger: %v", err)
 	}
 	p := Params{Kind: k, Procs: f.procs, F: f.f, Saves: f.saves, Remove: f.remove, Crashes: f.crashes,
-		CrashLogger: f.crashLogger, Loss: f.loss, Recoveries: f.recoveries, Delta: f.delta, Mutant: mutant.Name(f.mut)}
+		CrashLogger: f.crashLogger, Loss: f.loss, Dup: f.dup, Retransmit: f.retransmit, Recoveries: f.recoveries, Delta: f.delta, Mutant: mutant.Name(f.mut)}
 	if p.Recoveries > 0 && p.Crashes == 0 {
 		return p, fmt.Errorf("--recoveries %d needs --crashes ≥ 1: only a crashed process restarts", p.Recoveries)
 	}
 	if p.Loss > 0 && k == el.Centralized {
 		return p, fmt.Errorf("--loss: the centralized logger's channels are reliable (§5.1.1)")
+	}
+	if p.Dup > 0 && k == el.Centralized {
+		return p, fmt.Errorf("--dup: the centralized logger's channels are reliable (§5.1.1)")
 	}
 	switch f.timing {
 	case "bounded", "":
@@ -307,7 +333,7 @@ func (f *flags) build() (Params, error) {
 	if p.Mutant != mutant.None && !slices.Contains(el.Mutants, p.Mutant) {
 		return p, fmt.Errorf("--mutant %q: unknown eventlogger mutant (see ftcheck list)", f.mut)
 	}
-	if p.Mutant != mutant.None && k == el.Centralized {
+	if k == el.Centralized && el.PaxosOnly(p.Mutant) {
 		return p, fmt.Errorf("--mutant %s: a mutant of the Paxos loggers", p.Mutant)
 	}
 	maxC := p.Procs
@@ -356,7 +382,7 @@ func (f *flags) own2() map[string]string {
 	return map[string]string{
 		"logger": f.logger, "deployment": f.deployment, "procs": fmt.Sprint(f.procs), "f": fmt.Sprint(f.f),
 		"saves": fmt.Sprint(f.saves), "remove": fmt.Sprint(f.remove), "crashes": fmt.Sprint(f.crashes),
-		"crash-logger": fmt.Sprint(f.crashLogger), "loss": fmt.Sprint(f.loss), "recoveries": fmt.Sprint(f.recoveries), "timing": "bounded", "delta": fmt.Sprint(f.delta), "mutant": f.mut,
+		"crash-logger": fmt.Sprint(f.crashLogger), "loss": fmt.Sprint(f.loss), "dup": fmt.Sprint(f.dup), "recoveries": fmt.Sprint(f.recoveries), "timing": "bounded", "delta": fmt.Sprint(f.delta), "retransmit": fmt.Sprint(f.retransmit), "mutant": f.mut,
 		registry.ModelParam: "eventlogger",
 	}
 }

@@ -2,6 +2,7 @@ package eventlogger
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
@@ -159,8 +160,11 @@ func (c Config) Validate() error {
 	if c.SeparateLearners && (c.Kind != Classic || !c.Experimental) {
 		return fmt.Errorf("eventlogger: separate learner nodes are a reading of Classic's experimental deployment")
 	}
-	if c.Mutant != mutant.None && c.Mutant != MutantRetrieveOneAcceptor && c.Mutant != MutantNoIncarnationFence {
+	if c.Mutant != mutant.None && !slices.Contains(Mutants, c.Mutant) {
 		return fmt.Errorf("eventlogger: unknown mutant %q", c.Mutant)
+	}
+	if c.Kind == Centralized && PaxosOnly(c.Mutant) {
+		return fmt.Errorf("eventlogger: mutant %s is of the Paxos loggers", c.Mutant)
 	}
 	return nil
 }

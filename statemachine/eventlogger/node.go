@@ -328,6 +328,9 @@ func (n *Node) done(r Result, out []core.Effect) []core.Effect {
 		}
 		if q := n.queued; q != nil {
 			n.queued = nil
+			if n.cfg.Mutant == MutantDropQueuedCall {
+				return out // the mutant: the call waits for ever
+			}
 			out, _ = n.start(q, n.calls, out)
 		}
 		return out

@@ -20,8 +20,20 @@ const MutantNoIncarnationFence = mutant.Name("no-incarnation-fence")
 // determinant chosen by a quorum that excludes it is missed.
 const MutantRetrieveOneAcceptor = mutant.Name("retrieve-since-one-acceptor")
 
+// MutantDropQueuedCall drops the call the application made while a
+// restarted process's recovery read ran (Algorithm 4, lines 49 and 61:
+// the process reads its determinants before it goes on): when the read
+// completes the call is never started, so it never returns. Every logger
+// has it (it is the application process's side).
+const MutantDropQueuedCall = mutant.Name("drop-queued-call")
+
 // Mutants lists the package's mutants.
-var Mutants = []mutant.Name{MutantRetrieveOneAcceptor, MutantNoIncarnationFence}
+var Mutants = []mutant.Name{MutantRetrieveOneAcceptor, MutantNoIncarnationFence, MutantDropQueuedCall}
+
+// PaxosOnly reports whether mutant m applies to the Paxos loggers only.
+func PaxosOnly(m mutant.Name) bool {
+	return m == MutantRetrieveOneAcceptor || m == MutantNoIncarnationFence
+}
 
 // Op is an operation of the event log (§5.1.1; Algorithm 4 lines 18, 61,
 // 76).
