@@ -16,7 +16,7 @@ const (
 // PollTimer is the timer of an Iprobe polling loop: when it fires, the
 // loop polls once more (an unsuccessful poll counts one repetition). The
 // event logger's own timers use small ids; this one is above them.
-const PollTimer uint64 = 1 << 32
+const PollTimer uint64 = 1 << 30
 
 // EventLog is what the protocol needs of an event logger (§5.1.3): the
 // application process's side of it as a core.Machine (and a

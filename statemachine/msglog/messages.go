@@ -105,17 +105,26 @@ type Event struct {
 	Peer core.Rank // send: destination; recv, probe: source
 	Seq  uint64    // send, recv: the message's sequence number
 	Val  uint64    // send, recv: payload; probe: repetitions; output: the state
+	// Dets is, for a send, the number of determinants the process had
+	// generated when it sent (saved or not): what the send may depend on.
+	Dets uint64
+}
+
+// Same reports whether e and o are the same application event (Dets,
+// which counts determinants across incarnations differently, aside).
+func (e Event) Same(o Event) bool {
+	return e.Kind == o.Kind && e.Peer == o.Peer && e.Seq == o.Seq && e.Val == o.Val
 }
 
 func (e Event) AppendBinary(b []byte) []byte {
 	b = core.AppendInt(append(b, byte(e.Kind)), int64(e.Peer))
-	return core.AppendUint(core.AppendUint(b, e.Seq), e.Val)
+	return core.AppendUint(core.AppendUint(core.AppendUint(b, e.Seq), e.Val), e.Dets)
 }
 
 func (e Event) String() string {
 	switch e.Kind {
 	case EvSend:
-		return fmt.Sprintf("send(to=%v, seq=%d, v=%d)", e.Peer, e.Seq, e.Val)
+		return fmt.Sprintf("send(to=%v, seq=%d, v=%d, dets=%d)", e.Peer, e.Seq, e.Val, e.Dets)
 	case EvRecv:
 		return fmt.Sprintf("recv(from=%v, seq=%d, v=%d)", e.Peer, e.Seq, e.Val)
 	case EvProbe:

@@ -23,7 +23,8 @@ func (p *Process) restart(out []core.Effect) []core.Effect {
 // resend is upon receive(v_recv_j[i], j) (lines 53–58): re-send to the
 // recovering j, in order, the logged messages with seq > k (ambiguity A:
 // 1-based; the literal 0-based id skips one), then answer with the
-// counters (lines 36–41: COUNTERS(v_recv_i[j], v_sent_i[j])).
+// counters (lines 36–41: COUNTERS(v_recv_i[j], v_sent_i[j]); v_recv
+// counting the messages arrived and not yet delivered too).
 //
 // Ambiguity D: Algorithm 4 sends the counters when the failure is
 // detected; here they answer RESEND_FROM instead, on the FIFO channel
@@ -44,5 +45,18 @@ func (p *Process) resend(j core.Rank, k uint64, out []core.Effect) []core.Effect
 			out = append(out, core.Send(j, App{Seq: l.Seq, Val: l.Val}))
 		}
 	}
-	return append(out, core.Send(j, Counters{Recv: p.st.SeqRecv[j], Sent: p.st.SeqSent[j]}))
+	return append(out, core.Send(j, Counters{Recv: p.arrived(j), Sent: p.st.SeqSent[j]}))
+}
+
+// arrived is how many of j's messages this process has received: the ones
+// delivered (v_recv) and the ones that arrived and wait in the inbox (MPI
+// has them; the recovering sender must not transmit them again).
+func (p *Process) arrived(j core.Rank) uint64 {
+	n := p.st.SeqRecv[j]
+	for _, m := range p.inbox {
+		if m.From == j {
+			n = max(n, m.Seq)
+		}
+	}
+	return n
 }

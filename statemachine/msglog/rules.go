@@ -25,9 +25,11 @@ func (p *Process) step(ev core.Event, out []core.Effect) ([]core.Effect, error) 
 	var err error
 	switch ev.Kind {
 	case core.EvCall:
-		if _, ok := ev.Input.(Start); !ok || p.started {
+		if _, ok := ev.Input.(Start); !ok || (p.started && p.inc == 0) {
 			return out, fmt.Errorf("%w: call %v", errImpossible, ev.Input)
 		}
+		// A process restarted before its start call runs from its
+		// checkpoint already: the call changes nothing.
 		p.started = true
 	case core.EvReceive:
 		if p.cfg.Log.Owns(ev.Msg) {
@@ -187,7 +189,7 @@ func (p *Process) send(j core.Rank, out []core.Effect) ([]core.Effect, bool) {
 	if !suppressed && !p.down[j] {
 		out = append(out, core.Send(j, App{Seq: seq, Val: val}))
 	}
-	out = append(out, core.Deliver(uint64(p.st.PC), Event{Kind: EvSend, Peer: j, Seq: seq, Val: val}))
+	out = append(out, core.Deliver(uint64(p.st.PC), Event{Kind: EvSend, Peer: j, Seq: seq, Val: val, Dets: p.st.DetID + uint64(p.pendingDet)}))
 	p.st.PC++
 	return out, true
 }
