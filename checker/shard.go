@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"slices"
@@ -165,29 +166,62 @@ func (s *fpSet) sorted() []uint64 {
 }
 
 // MergeFingerprints returns the size of the union of sorted, duplicate-free
-// fingerprint lists, and the overlap: the sum of their sizes less the union.
-func MergeFingerprints(sets [][]uint64) (union, overlap int64) {
+// fingerprint streams (each next returns its fingerprints in ascending
+// order, then false), and the overlap: the sum of their sizes less the
+// union. It holds one fingerprint per stream in memory.
+func MergeFingerprints(next []func() (uint64, bool)) (union, overlap int64) {
+	h := make(fpHeap, 0, len(next))
+	for i, f := range next {
+		if fp, ok := f(); ok {
+			h = append(h, fpHead{fp, i})
+		}
+	}
+	heap.Init(&h)
 	var total int64
-	for _, s := range sets {
-		total += int64(len(s))
-	}
-	pos := make([]int, len(sets))
-	for {
-		// The smallest head among the lists; every list at it advances.
-		best, found := uint64(0), false
-		for i, s := range sets {
-			if pos[i] < len(s) && (!found || s[pos[i]] < best) {
-				best, found = s[pos[i]], true
-			}
+	last, any := uint64(0), false
+	for len(h) > 0 {
+		top := h[0]
+		total++
+		if !any || top.fp != last {
+			union++
+			last, any = top.fp, true
 		}
-		if !found {
-			return union, total - union
-		}
-		union++
-		for i, s := range sets {
-			if pos[i] < len(s) && s[pos[i]] == best {
-				pos[i]++
-			}
+		if fp, ok := next[top.src](); ok {
+			h[0].fp = fp
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
 		}
 	}
+	return union, total - union
+}
+
+// SliceStream is a MergeFingerprints stream over a sorted slice.
+func SliceStream(fps []uint64) func() (uint64, bool) {
+	i := 0
+	return func() (uint64, bool) {
+		if i == len(fps) {
+			return 0, false
+		}
+		i++
+		return fps[i-1], true
+	}
+}
+
+type fpHead struct {
+	fp  uint64
+	src int
+}
+
+type fpHeap []fpHead
+
+func (h fpHeap) Len() int           { return len(h) }
+func (h fpHeap) Less(i, j int) bool { return h[i].fp < h[j].fp }
+func (h fpHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *fpHeap) Push(x any)        { *h = append(*h, x.(fpHead)) }
+func (h *fpHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }

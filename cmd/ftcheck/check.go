@@ -115,8 +115,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	var maxMemoryMB int64
 	var scale *scaleFlags
 	var forgetUnsupported bool
+	var shard *shardFlags
 	p, fs, build, err := modelFlags("check", args, stdout, func(fs *flag.FlagSet) {
 		scale = bindScale(fs)
+		shard = bindShard(fs, "check")
 		if fs.Lookup("forget-crashed") == nil {
 			// The models that forget crashed processes define the flag
 			// themselves; the others refuse it below.
@@ -147,6 +149,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if err := checkGenericFlags(fs); err != nil {
 		return usageFor(help, "check %s: %v", p.Name, err)
 	}
+	if err := shard.validate(fs); err == nil && shard.on() {
+		if err := checkShardRefusal(fs); err != nil {
+			return usageFor(help, "check %s: %v", p.Name, err)
+		}
+	} else if err != nil {
+		return usageFor(help, "check %s: %v", p.Name, err)
+	}
 	r, err := build()
 	if err != nil {
 		return usageFor(help, "check %s: %v", p.Name, err)
@@ -171,6 +180,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	defer o.done()
 	scale.apply(&opt)
+	if shard.on() {
+		shard.applyShard(&opt)
+	}
 	// Ctrl-C or SIGTERM stops the search gracefully: it reports
 	// complete=false with everything found so far.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -198,6 +210,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		mode = "dfs"
 	}
 	used := propertiesRun(r, names, lassos)
+	if shard.on() {
+		if err := shard.writeCheckShard(fs, p, r, res, used, asJSON, stdout); err != nil {
+			return fmt.Errorf("check %s: %w", p.Name, err)
+		}
+	}
 	sum := checkSummary{Model: r.Name(), Mode: mode, States: res.States, Transitions: res.Transitions,
 		MaxDepth: res.Depth, Complete: res.Complete, Seconds: res.Seconds, Stop: string(res.Stop),
 		Workers: res.Workers, BytesPerState: res.BytesPerState(), CollisionProb: res.CollisionProb,

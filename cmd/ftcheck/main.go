@@ -73,6 +73,7 @@ const usage = `usage:
   ftcheck replay TRACE.json [flags]          replay a saved counterexample (--itf, --html, --shrink)
   ftcheck run MODEL [flags]                  one OS process per rank on 127.0.0.1, --kill RANK@DURATION, --trace DIR
   ftcheck validate TRACE-DIR                 replay a run's logs against its model
+  ftcheck merge FILE…                        combine the --result files of a sharded check or simulate (--shard K/N)
   ftcheck version                            module version and VCS revision
 Run 'ftcheck COMMAND -h' for a command's flags, 'ftcheck check MODEL -h' for a model's.
 ` + exitCodes
@@ -100,6 +101,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdRun(args[1:], stdout, stderr)
 	case "run-node": // hidden: one rank of ftcheck run
 		err = cmdRunNode(args[1:], stdout, stderr)
+	case "merge":
+		err = cmdMerge(args[1:], stdout, stderr)
 	case "validate":
 		err = cmdValidate(args[1:], stdout, stderr)
 	case "version":

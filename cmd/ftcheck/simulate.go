@@ -21,7 +21,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	var asJSON, quiet bool
 	var out string
 	var maxMemoryMB int64
+	var shard *shardFlags
 	common := func(fs *flag.FlagSet) {
+		shard = bindShard(fs, "simulate")
 		fs.Int64Var(&maxMemoryMB, "max-memory", 0, "stop gracefully (complete=false, stop=memory, exit 3) when the Go heap or the resident set reaches this many MiB, reporting the runs done; a run that needs more up front is refused (exit 2) (0: the machine's bound, as check's; -1: no bound)")
 		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object (keys of every model: model, mode, seed, complete, violations, seconds)")
 		fs.BoolVar(&quiet, "quiet", false, "no progress lines")
@@ -55,6 +57,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	}
 	if maxMemoryMB < -1 || maxMemoryMB > 1<<40 {
 		return usageFor(help, "simulate %s: --max-memory %d: want MiB ≥ 1, 0 for the machine's bound or -1 for none", p.Name, maxMemoryMB)
+	}
+	if err := shard.validate(fs); err != nil {
+		return usageFor(help, "simulate %s: %v", p.Name, err)
 	}
 	o, err := prepareOut(out)
 	if err != nil {
@@ -91,7 +96,7 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 		})
 	}()
 	started := time.Now()
-	rep, err := run(registry.WithMemoryBound(simCtx, bound), progress)
+	rep, err := run(shard.context(registry.WithMemoryBound(simCtx, bound)), progress)
 	if err == nil && rep.Seconds == 0 {
 		// A model that does not time its own runs is timed here.
 		rep.Seconds = time.Since(started).Seconds()
@@ -110,6 +115,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return usageFor(help, "simulate %s: %v", p.Name, err)
+	}
+	if shard.on() {
+		return shard.writeSimShard(p, fs, rep, asJSON, stdout)
 	}
 	if rep.Trace != nil {
 		tr := rep.Trace

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker/logp"
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/registry"
 )
 
 // CorrSim is one LogP setting of a Corrected Tree broadcast: the tree, the
@@ -214,6 +215,8 @@ func figuresOf(r *logp.Result) RunFigures {
 func (s *CorrSim) Campaign(ctx context.Context, rate float64, runs int, seed uint64, progress func(done int)) ([]RunFigures, error) {
 	out := make([]RunFigures, runs)
 	finished := make([]bool, runs)
+	log := registry.RunLogOf(ctx) // ftcheck simulate --shard and merge (runrecord.go)
+	c := log.Begin()
 	workers := min(runtime.GOMAXPROCS(0), runs)
 	var mu sync.Mutex
 	next, done := 0, 0
@@ -236,13 +239,12 @@ func (s *CorrSim) Campaign(ctx context.Context, rate float64, runs int, seed uin
 					return
 				}
 				mu.Unlock()
-				res, viol, rerr := s.RunChecked(sims, logp.RandomFaults(s.Params.P, rate, seed, uint64(i)), uint64(i))
+				fig, rerr := s.campaignRun(log, c, sims, rate, seed, i)
 				mu.Lock()
 				if rerr != nil {
 					err = rerr
 				} else {
-					out[i] = figuresOf(res)
-					out[i].Violation = viol
+					out[i] = fig
 					finished[i] = true
 				}
 				done++
