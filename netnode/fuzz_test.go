@@ -37,8 +37,8 @@ func fuzzDecode(b []byte) (core.Message, error) {
 func FuzzConnection(f *testing.F) {
 	hello := AppendFrame(nil, AppendHello(nil, 1, 4))
 	f.Add(hello)
-	f.Add(AppendFrame(hello, AppendData(nil, 7, fuzzMsg{2, 300})))
-	f.Add(AppendFrame(AppendFrame(hello, AppendData(nil, 7, fuzzMsg{2, 300})), AppendData(nil, 9, fuzzMsg{0, 0})))
+	f.Add(AppendFrame(hello, AppendData(nil, 7, 2, fuzzMsg{2, 300})))
+	f.Add(AppendFrame(AppendFrame(hello, AppendData(nil, 7, 2, fuzzMsg{2, 300})), AppendData(nil, 9, 3, fuzzMsg{0, 0})))
 	f.Add(append(hello, 0, 0, 0))
 	f.Add([]byte{0, 0, 0, 0})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
@@ -48,7 +48,7 @@ func FuzzConnection(f *testing.F) {
 		var got []core.Message
 		err := readPeer(bufio.NewReader(bytes.NewReader(b)), 64, fuzzDecode,
 			func(h []byte) error { _, err := DecodeHello(h, 4); return err },
-			func(_ uint64, m core.Message) { got = append(got, m) })
+			func(_, _ uint64, m core.Message) { got = append(got, m) })
 		if err == nil {
 			t.Fatal("readPeer ended without an error")
 		}
@@ -71,7 +71,7 @@ func FuzzConnection(f *testing.F) {
 // TestFrameRoundTrip: frames read back as written, one after another.
 func TestFrameRoundTrip(t *testing.T) {
 	var b []byte
-	payloads := [][]byte{{1}, bytes.Repeat([]byte{7}, 300), AppendData(nil, 1<<40, fuzzMsg{3, 1 << 60})}
+	payloads := [][]byte{{1}, bytes.Repeat([]byte{7}, 300), AppendData(nil, 1<<40, 5, fuzzMsg{3, 1 << 60})}
 	for _, p := range payloads {
 		b = AppendFrame(b, p)
 	}
@@ -85,9 +85,9 @@ func TestFrameRoundTrip(t *testing.T) {
 	if _, err := ReadFrame(r, 1024); !errors.Is(err, io.EOF) {
 		t.Fatalf("after the last frame: %v, want EOF", err)
 	}
-	clock, m, err := DecodeData(payloads[2], fuzzDecode)
-	if err != nil || clock != 1<<40 || m != (fuzzMsg{3, 1 << 60}) {
-		t.Fatalf("DecodeData: %d %v %v", clock, m, err)
+	clock, tick, m, err := DecodeData(payloads[2], fuzzDecode)
+	if err != nil || clock != 1<<40 || tick != 5 || m != (fuzzMsg{3, 1 << 60}) {
+		t.Fatalf("DecodeData: %d %d %v %v", clock, tick, m, err)
 	}
 	if _, err := DecodeHello(AppendHello(nil, 4, 4), 4); err == nil {
 		t.Fatal("hello from rank 4 of 4 accepted")

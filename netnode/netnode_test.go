@@ -120,10 +120,10 @@ func TestGarbageClosesOnlyThatConnection(t *testing.T) {
 		diag    string
 	}{
 		{"undecodable message", true, netnode.AppendFrame(nil, []byte{5, 7, 0xff, 0xff}), "malformed frame: message"},
-		{"trailing bytes", true, netnode.AppendFrame(nil, append(netnode.AppendData(nil, 1, msg{v: 3}), 0)), "malformed frame: message"},
+		{"trailing bytes", true, netnode.AppendFrame(nil, append(netnode.AppendData(nil, 1, 0, msg{v: 3}), 0)), "malformed frame: message"},
 		{"frame too long", true, []byte{0x7f, 0xff, 0xff, 0xff, 1, 2, 3}, "length 2147483647"},
 		{"empty frame", true, []byte{0, 0, 0, 0}, "length 0"},
-		{"no hello", false, netnode.AppendFrame(nil, netnode.AppendData(nil, 1, msg{v: 3})), "not a hello"},
+		{"no hello", false, netnode.AppendFrame(nil, netnode.AppendData(nil, 1, 0, msg{v: 3})), "not a hello"},
 		{"hello of another group", false, netnode.AppendFrame(nil, netnode.AppendHello(nil, 1, 4)), "group of 4"},
 		{"second hello from p1", false, netnode.AppendFrame(nil, netnode.AppendHello(nil, 1, 3)), "second connection from p1"},
 		{"random bytes", false, []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), "length"},

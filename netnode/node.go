@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
@@ -128,13 +129,23 @@ type Node struct {
 	timers     map[uint64]uint64 // id → generation armed
 	gen        uint64
 	effs       []core.Effect
+	// Under RunTicks: ticked, the current tick (started once tick 0
+	// began), each armed timer's due tick, and the events that wait for a
+	// later tick.
+	ticked, started bool
+	tick            uint64
+	due             map[uint64]uint64
+	held            []item
 }
 
 // item is one event waiting to be stepped.
 type item struct {
 	ev    core.Event
 	clock uint64 // receive: the sender's clock
+	tick  uint64 // receive: the sender's tick; marker: the tick that begins
 	gen   uint64 // timer: the generation armed
+	// marker: tick `tick` begins (RunTicks).
+	marker bool
 }
 
 // New checks cfg and returns a node; Connect, then Run, start it.
@@ -234,8 +245,53 @@ func (nd *Node) push(it item) {
 
 // Run steps the machine until ctx is done, then closes every connection and
 // the listener and returns nil; or it returns the error of writing the log
-// (no effect of that step is carried out). Call Connect first.
-func (nd *Node) Run(ctx context.Context) error {
+// (no effect of that step is carried out). Call Connect first. Timers fire
+// Delay × TimeUnit after they were armed.
+func (nd *Node) Run(ctx context.Context) error { return nd.run(ctx) }
+
+// RunTicks is Run in ticks, the bounded-delay reading of time of the
+// checker's environment (checker/env BoundedDelay): tick k is the real
+// interval [epoch + k·TimeUnit, epoch + (k+1)·TimeUnit), the same at every
+// node of the group (they share the machine's clock), and every Record
+// carries the tick of its step.
+//
+//   - Nothing is stepped before tick 0 begins: calls, messages and
+//     suspicions that come earlier wait for it.
+//   - A timer armed in tick t with Delay d is due in tick t + max(d, 1)
+//     (a Delay of 0 is the next tick, as in checker/env). When a tick
+//     begins, its due timers fire first, in id order; then the events that
+//     waited are stepped, in the order they came.
+//   - A message is stepped only in a tick after the one its sender sent it
+//     in (the frame carries the sender's tick): one that arrives earlier
+//     waits. A message from one peer never overtakes an earlier one.
+//
+// A node that falls behind the wall clock steps the ticks it missed in
+// order. Whether every message was stepped within the model's delay bound
+// is for a validator to check against the logged ticks.
+func (nd *Node) RunTicks(ctx context.Context, epoch time.Time) error {
+	nd.ticked = true
+	nd.due = map[uint64]uint64{}
+	nd.wg.Add(1)
+	tctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		defer nd.wg.Done()
+		t := time.NewTimer(time.Until(epoch))
+		defer t.Stop()
+		for k := uint64(0); ; k++ {
+			select {
+			case <-tctx.Done():
+				return
+			case <-t.C:
+			}
+			nd.push(item{marker: true, tick: k})
+			t.Reset(time.Until(epoch.Add(time.Duration(k+1) * nd.cfg.TimeUnit)))
+		}
+	}()
+	return nd.run(ctx)
+}
+
+func (nd *Node) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer nd.shutdown()
 	defer cancel()
@@ -255,7 +311,7 @@ func (nd *Node) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return nil
 			}
-			if err := nd.step(it); err != nil {
+			if err := nd.dispatch(it); err != nil {
 				return err
 			}
 		}
@@ -270,6 +326,62 @@ func (nd *Node) Run(ctx context.Context) error {
 	}
 }
 
+// dispatch steps it now, or under RunTicks holds it for a later tick; a
+// tick marker fires the tick's due timers and steps what waited for it.
+func (nd *Node) dispatch(it item) error {
+	if !nd.ticked {
+		return nd.step(it)
+	}
+	if !it.marker {
+		if !nd.ready(it) {
+			nd.held = append(nd.held, it)
+			return nil
+		}
+		return nd.step(it)
+	}
+	nd.tick, nd.started = it.tick, true
+	var ids []uint64
+	for id, d := range nd.due {
+		if d <= nd.tick {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		if err := nd.step(item{ev: core.Timer(id), gen: nd.timers[id]}); err != nil {
+			return err
+		}
+	}
+	held := nd.held
+	nd.held = nil
+	for _, h := range held {
+		if !nd.ready(h) {
+			nd.held = append(nd.held, h)
+			continue
+		}
+		if err := nd.step(h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ready reports whether it may be stepped in the current tick: tick 0 has
+// begun, a message was sent in an earlier tick, and no earlier message of
+// its sender still waits.
+func (nd *Node) ready(it item) bool {
+	if !nd.started {
+		return false
+	}
+	if it.ev.Kind != core.EvReceive {
+		return true
+	}
+	if it.tick >= nd.tick {
+		return false
+	}
+	return !slices.ContainsFunc(nd.held, func(h item) bool { return h.ev.Kind == core.EvReceive && h.ev.From == it.ev.From })
+}
+
 // step steps one event: machine, log line, then effects.
 func (nd *Node) step(it item) error {
 	ev := it.ev
@@ -279,6 +391,7 @@ func (nd *Node) step(it item) error {
 			return nil // re-armed since, or already fired
 		}
 		delete(nd.timers, ev.Timer)
+		delete(nd.due, ev.Timer)
 	case core.EvSuspect:
 		if !ev.Peer.Valid(nd.n) || nd.suspected.Has(ev.Peer) {
 			return nil
@@ -293,6 +406,10 @@ func (nd *Node) step(it item) error {
 	nd.seq++
 	effs, err := nd.cfg.Machine.Step(ev, nd.effs[:0])
 	rec := Record{Seq: nd.seq, Clock: nd.clock, Time: time.Now().UnixNano(), Event: EncodeEvent(ev), Effects: []EffectRecord{}}
+	if nd.ticked {
+		tick := nd.tick
+		rec.Tick = &tick
+	}
 	if err != nil {
 		rec.Err = err.Error()
 		effs = effs[:0]
@@ -311,6 +428,10 @@ func (nd *Node) step(it item) error {
 			nd.gen++
 			g, id := nd.gen, e.Timer
 			nd.timers[id] = g
+			if nd.ticked {
+				nd.due[id] = nd.tick + max(e.Delay, 1)
+				continue
+			}
 			time.AfterFunc(time.Duration(e.Delay)*nd.cfg.TimeUnit, func() { nd.push(item{ev: core.Timer(id), gen: g}) })
 		default:
 			if nd.cfg.Outputs != nil {
@@ -327,7 +448,7 @@ func (nd *Node) step(it item) error {
 
 func (nd *Node) send(to core.Rank, m core.Message) {
 	if to == nd.cfg.Rank {
-		nd.push(item{ev: core.Receive(to, m), clock: nd.clock})
+		nd.push(item{ev: core.Receive(to, m), clock: nd.clock, tick: nd.tick})
 		return
 	}
 	if !to.Valid(nd.n) {
@@ -338,7 +459,7 @@ func (nd *Node) send(to core.Rank, m core.Message) {
 	ob := nd.out[to]
 	nd.mu.Unlock()
 	if ob != nil {
-		ob.add(AppendFrame(nil, AppendData(nil, nd.clock, m)))
+		ob.add(AppendFrame(nil, AppendData(nil, nd.clock, nd.tick, m)))
 	}
 }
 
@@ -418,7 +539,9 @@ func (nd *Node) read(c net.Conn) {
 			from, err = nd.hello(b, c)
 			return err
 		},
-		func(clock uint64, m core.Message) { nd.push(item{ev: core.Receive(from, m), clock: clock}) })
+		func(clock, tick uint64, m core.Message) {
+			nd.push(item{ev: core.Receive(from, m), clock: clock, tick: tick})
+		})
 	if !errors.Is(err, io.EOF) && !nd.isClosed() {
 		nd.logf("netnode: p%d: connection from %v (%s) closed: %v", nd.cfg.Rank, from, c.RemoteAddr(), err)
 	}
@@ -427,7 +550,7 @@ func (nd *Node) read(c net.Conn) {
 // readPeer reads one connection: a hello frame, given to hello, then
 // message frames, each given to deliver, until the first error: io.EOF at
 // a frame boundary, an I/O error, or a malformed frame (ErrFrame).
-func readPeer(r *bufio.Reader, maxFrame int, decode func([]byte) (core.Message, error), hello func([]byte) error, deliver func(uint64, core.Message)) error {
+func readPeer(r *bufio.Reader, maxFrame int, decode func([]byte) (core.Message, error), hello func([]byte) error, deliver func(clock, tick uint64, m core.Message)) error {
 	b, err := ReadFrame(r, maxFrame)
 	if err != nil {
 		return err
@@ -440,11 +563,11 @@ func readPeer(r *bufio.Reader, maxFrame int, decode func([]byte) (core.Message, 
 		if err != nil {
 			return err
 		}
-		clock, m, err := DecodeData(b, decode)
+		clock, tick, m, err := DecodeData(b, decode)
 		if err != nil {
 			return err
 		}
-		deliver(clock, m)
+		deliver(clock, tick, m)
 	}
 }
 

@@ -10,9 +10,11 @@ import (
 // Record is one line of a node's log: one Step. Byte fields are canonical
 // encodings (base64 in JSON); Text fields are for people only.
 type Record struct {
-	Seq     uint64         `json:"seq"` // 1, 2, … in step order (the header line is 0)
-	Clock   uint64         `json:"lc"`  // Lamport clock of the step
-	Time    int64          `json:"t"`   // wall clock, Unix nanoseconds, when the step was taken
+	Seq   uint64 `json:"seq"` // 1, 2, … in step order (the header line is 0)
+	Clock uint64 `json:"lc"`  // Lamport clock of the step
+	Time  int64  `json:"t"`   // wall clock, Unix nanoseconds, when the step was taken
+	// Tick is the tick of the step under Node.RunTicks (absent under Run).
+	Tick    *uint64        `json:"tick,omitempty"`
 	Event   EventRecord    `json:"ev"`
 	Effects []EffectRecord `json:"eff"`
 	// Err is Step's error: the machine refused the event and did not

@@ -76,9 +76,11 @@ func DecodeHello(payload []byte, n int) (core.Rank, error) {
 }
 
 // AppendData appends the payload of a message frame: the sender's Lamport
-// clock, then the message's canonical encoding.
-func AppendData(b []byte, clock uint64, m core.Message) []byte {
+// clock, the sender's tick when it sent (0 outside Node.RunTicks), then
+// the message's canonical encoding.
+func AppendData(b []byte, clock, tick uint64, m core.Message) []byte {
 	b = core.AppendUint(b, clock)
+	b = core.AppendUint(b, tick)
 	return m.AppendBinary(b)
 }
 
@@ -86,24 +88,25 @@ func AppendData(b []byte, clock uint64, m core.Message) []byte {
 // ErrFrame, and so does a panic of decode (a protocol decoder built on
 // core.Decoder never panics; one that does costs its connection, not the
 // process).
-func DecodeData(payload []byte, decode func([]byte) (core.Message, error)) (clock uint64, m core.Message, err error) {
+func DecodeData(payload []byte, decode func([]byte) (core.Message, error)) (clock, tick uint64, m core.Message, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			clock, m, err = 0, nil, fmt.Errorf("%w: message: decoder panicked: %v", ErrFrame, r)
+			clock, tick, m, err = 0, 0, nil, fmt.Errorf("%w: message: decoder panicked: %v", ErrFrame, r)
 		}
 	}()
 	d := core.NewDecoder(payload)
 	clock = d.Uint()
+	tick = d.Uint()
 	if err := d.Err(); err != nil {
-		return 0, nil, fmt.Errorf("%w: clock: %v", ErrFrame, err)
+		return 0, 0, nil, fmt.Errorf("%w: clock and tick: %v", ErrFrame, err)
 	}
 	rest := payload[len(payload)-d.Remaining():]
 	m, err = decode(rest)
 	if err != nil {
-		return 0, nil, fmt.Errorf("%w: message: %v", ErrFrame, err)
+		return 0, 0, nil, fmt.Errorf("%w: message: %v", ErrFrame, err)
 	}
 	if m == nil {
-		return 0, nil, fmt.Errorf("%w: message: decoder returned none", ErrFrame)
+		return 0, 0, nil, fmt.Errorf("%w: message: decoder returned none", ErrFrame)
 	}
-	return clock, m, nil
+	return clock, tick, m, nil
 }

@@ -46,6 +46,11 @@ type runScenario struct {
 	// label prefixes an output's instance number in the report ("a=" for
 	// era's agreements).
 	label string
+	// known, when set, reads from the machine the ranks it holds failed
+	// (ringfd's Reported: a daemon that learns of a failure by a FAULT
+	// message does not emit EffSuspect); each new one is reported as an
+	// EffSuspect output is.
+	known func(core.Machine) core.RankSet
 }
 
 // runFinish says when a process has finished its scenario.
@@ -59,6 +64,9 @@ const (
 	// finishProgram: the machine reports Finished() (the replica ran its
 	// whole program and emptied its outbox).
 	finishProgram
+	// finishDetected: every kill was made and the process reported
+	// (EffSuspect) every killed rank; the parent decides it.
+	finishDetected
 )
 
 // runScenarios are the models `ftcheck run` knows a scenario for.
@@ -93,6 +101,23 @@ var runScenarios = map[string]runScenario{
 		output:    core.EffDecide,
 		finish:    finishProgram,
 		label:     "out=",
+	},
+	"ringfd": {
+		doc: "a crash and its detection: every daemon starts its heartbeats at tick 0 (one tick is --time-unit), " +
+			"the killed daemons stop, and a daemon has finished once it reported every killed daemon; " +
+			"the run is in ticks (netnode RunTicks), so that validate replays it in the bounded-delay model; " +
+			"latency is from the kill to the report",
+		defaults:  [][2]string{{"procs", "0"}, {"time-unit", "50ms"}, {"delta", "3"}, {"timeout", "12"}},
+		crashFlag: "crashes",
+		output:    core.EffSuspect,
+		finish:    finishDetected,
+		label:     "p",
+		known: func(m core.Machine) core.RankSet {
+			if d, ok := m.(interface{ Reported() core.RankSet }); ok {
+				return d.Reported()
+			}
+			return core.RankSet{}
+		},
 	},
 }
 
@@ -159,6 +184,10 @@ type runHeader struct {
 	Kills    []kill `json:"kills"`
 }
 
+// startAhead is how far ahead of "start" the scenario starts: every
+// process has read the line by then, and waits for the moment.
+const startAhead = 50 * time.Millisecond
+
 // runHeaderFile is the run's header in a trace directory; rankLog(r) is
 // rank r's log.
 const runHeaderFile = "run.json"
@@ -206,11 +235,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	help := "ftcheck run " + p.Name + " -h"
 	fs := flag.NewFlagSet("run "+p.Name, flag.ContinueOnError)
 	build := p.Define(fs)
+	common(fs)
 	for _, d := range sc.defaults {
 		fs.Lookup(d[0]).DefValue = d[1]
 		fs.Set(d[0], d[1])
 	}
-	common(fs)
 	if err := parseFlags(fs, args[1:], stdout, "run "+p.Name, strings.Replace(synopsis, "MODEL", p.Name, 1)+"\nscenario: "+sc.doc); err != nil {
 		return err
 	}
@@ -253,6 +282,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return usageFor(help, "run %s: --kill %d@%v: the model assumes rank %d never fails", p.Name, k.Rank, k.At, k.Rank)
 		}
 		seen[k.Rank] = true
+	}
+	if sc.finish == finishDetected && len(kills) == 0 {
+		return usageFor(help, "run %s: the scenario is a crash and its detection: give at least one --kill", p.Name)
 	}
 	if len(kills) > crashes {
 		return usageFor(help, "run %s: %d --kill but --%s %d: the model would not allow the crashes", p.Name, len(kills), sc.crashFlag, crashes)
@@ -433,22 +465,37 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	if err := await(events, kids, sigs, 60*time.Second, "connected", func(ev childEvent) bool { return ev.line == "connected" }); err != nil {
 		return res, err
 	}
-	start := time.Now()
+	// The scenario starts a little ahead, so that every process has read
+	// "start" when it begins: tick 0 of a run in ticks.
+	start := time.Now().Add(startAhead)
 	h.Start = start.UnixNano()
 	for r := range n {
-		tell(r, "start")
+		tell(r, fmt.Sprintf("start %d", h.Start))
 	}
 	killNow := make(chan int, len(h.Kills))
 	for i, k := range h.Kills {
-		t := time.AfterFunc(k.At, func() { killNow <- i })
+		t := time.AfterFunc(time.Until(start.Add(k.At)), func() { killNow <- i })
 		defer t.Stop()
 	}
 	timeout := time.NewTimer(deadline)
 	defer timeout.Stop()
 	pending := 0 // kills sent whose exit is not yet seen
+	detected := func(r int) bool {
+		for _, k := range h.Kills {
+			if !k.Done || !slices.ContainsFunc(res.returns[r], func(rt returned) bool { return rt.Instance == uint64(k.Rank) }) {
+				return false
+			}
+		}
+		return true
+	}
 	done := func() bool {
 		if pending > 0 {
 			return false
+		}
+		if runScenarios[h.Model].finish == finishDetected {
+			for r := range n {
+				res.finished[r] = !res.killed[r] && detected(r)
+			}
 		}
 		for r := range n {
 			if !res.killed[r] && !res.finished[r] {
@@ -643,6 +690,14 @@ func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *ru
 			group = fmt.Sprintf("P%d", lp.Logical())
 		}
 		for _, rt := range rets {
+			if sc.output == core.EffSuspect { // a detection: its latency counts from the kill
+				i := slices.IndexFunc(h.Kills, func(k kill) bool { return k.Done && uint64(k.Rank) == rt.Instance })
+				if i < 0 {
+					rep.Problems = append(rep.Problems, fmt.Sprintf("p%d reported p%d failed, which was not killed", r, rt.Instance))
+					continue
+				}
+				rt.Latency = rt.At - h.Kills[i].Killed
+			}
 			k := key{group, rt.Instance}
 			byInstance[k] = append(byInstance[k], rt)
 		}

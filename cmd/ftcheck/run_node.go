@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/netnode"
 	"github.com/ftkernel/ftkernel/registry"
@@ -135,6 +136,7 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		callTime []time.Time
 		start    time.Time
 		doneOnce sync.Once
+		reported core.RankSet // under sc.known: the ranks reported so far
 	)
 	done := func() { doneOnce.Do(func() { say("done") }) }
 	call := func() {
@@ -151,7 +153,7 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		Rank: me, Peers: strings.Fields(peers), Listener: ln, Machine: machine, Decode: cfg.Codec.Message,
 		TimeUnit: *timeUnit, Detector: det, Trace: logw, Meta: metaJSON,
 		Outputs: func(e core.Effect) {
-			if e.Kind != sc.output {
+			if e.Kind != sc.output || sc.known != nil {
 				return
 			}
 			now := time.Now()
@@ -168,10 +170,14 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 			mu.Unlock()
 			v := []byte{}
 			text := "⊥"
-			if e.Value != nil {
+			instance := e.Instance
+			switch {
+			case e.Kind == core.EffSuspect:
+				instance, text = uint64(e.Peer), "reported failed"
+			case e.Value != nil:
 				v, text = e.Value.AppendBinary(v), e.Value.String()
 			}
-			say("return %d %d %d %s %s", e.Instance, lat.Nanoseconds(), now.UnixNano(), hex.EncodeToString(v), text)
+			say("return %d %d %d %s %s", instance, lat.Nanoseconds(), now.UnixNano(), hex.EncodeToString(v), text)
 			switch {
 			case sc.finish == finishDelivered && e.Kind == core.EffDeliver:
 				done()
@@ -185,6 +191,15 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		AfterStep: func() {
 			if sc.finish == finishProgram && finished.Finished() {
 				done()
+			}
+			if sc.known != nil {
+				now := time.Now()
+				sc.known(machine).Each(func(q core.Rank) {
+					if !reported.Has(q) {
+						reported.Add(q)
+						say("return %d 0 %d  reported failed", q, now.UnixNano())
+					}
+				})
 			}
 		},
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) },
@@ -201,9 +216,14 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	say("connected")
-	if l, ok := next(); !ok || l != "start" {
-		return fmt.Errorf("run-node p%d: want start, got %q", me, l)
+	l, ok = next()
+	at, isStart := strings.CutPrefix(l, "start ")
+	ns, err := strconv.ParseInt(at, 10, 64)
+	if !ok || !isStart || err != nil {
+		return fmt.Errorf("run-node p%d: want start TIME, got %q", me, l)
 	}
+	epoch := time.Unix(0, ns)
+	time.Sleep(time.Until(epoch))
 	mu.Lock()
 	start = time.Now()
 	mu.Unlock()
@@ -212,7 +232,13 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		done()
 	}
 	runErr := make(chan error, 1)
-	go func() { runErr <- node.Run(ctx) }()
+	go func() {
+		if cfg.Timing == env.BoundedDelay {
+			runErr <- node.RunTicks(ctx, epoch)
+		} else {
+			runErr <- node.Run(ctx)
+		}
+	}()
 	switch {
 	case len(calls) == 0:
 	case cfg.Blocking:
