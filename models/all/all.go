@@ -7,6 +7,7 @@ package all
 import (
 	// Each model registers itself from its init.
 	_ "github.com/ftkernel/ftkernel/models/correction"
+	_ "github.com/ftkernel/ftkernel/models/diagnosis"
 	_ "github.com/ftkernel/ftkernel/models/era"
 	_ "github.com/ftkernel/ftkernel/models/eventlogger"
 	_ "github.com/ftkernel/ftkernel/models/gossipfd"
