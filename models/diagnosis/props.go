@@ -84,7 +84,7 @@ func (md *Model) properties() []checker.Property[*State] {
 			// learn of its recovery it tests nodes that another node also tests: one recovery
 			// breaks the bound (TestTestsPerCycleFailsAfterRecovery).
 			ExpectFail: md.Events > 0,
-			Doc: fmt.Sprintf("at most n·log2 n = %d tests in each cycle of log2 n rounds s = 1 … log2 n (§3.4); expected to fail with events (a recovery)", limit),
+			Doc:        fmt.Sprintf("at most n·log2 n = %d tests in each cycle of log2 n rounds s = 1 … log2 n (§3.4); expected to fail with events (a recovery)", limit),
 			Check: func(s *State) error {
 				if s.CycleTests > limit {
 					return fmt.Errorf("%d tests in this cycle, more than n·log2 n = %d", s.CycleTests, limit)
