@@ -58,5 +58,8 @@ func (p *Process) arrived(j core.Rank) uint64 {
 			n = max(n, m.Seq)
 		}
 	}
+	if p.hold != nil && p.hold.Msg.From == j {
+		n = max(n, p.hold.Msg.Seq) // taken, waiting for its determinant's acknowledgement
+	}
 	return n
 }
