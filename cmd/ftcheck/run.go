@@ -112,13 +112,27 @@ var runScenarios = map[string]runScenario{
 		output:    core.EffSuspect,
 		finish:    finishDetected,
 		label:     "p",
-		known: func(m core.Machine) core.RankSet {
-			if d, ok := m.(interface{ Reported() core.RankSet }); ok {
-				return d.Reported()
-			}
-			return core.RankSet{}
-		},
+		known:     reportedSet,
 	},
+	"gossipfd": {
+		doc: "a crash and its detection: every host gossips its heartbeat list every T_gossip ticks from tick 0 " +
+			"(--timing bounded: the checker's bounded-delay model; one tick is --time-unit) for --max-rounds rounds; a host has finished " +
+			"once it declared every killed host (EffSuspect); the run is in ticks (netnode RunTicks); latency is from the kill to the declaration",
+		defaults:  [][2]string{{"timing", "bounded"}, {"time-unit", "50ms"}, {"max-rounds", "30"}},
+		seedFlag:  "seed",
+		crashFlag: "crashes",
+		output:    core.EffSuspect,
+		finish:    finishDetected,
+		label:     "p",
+	},
+}
+
+// reportedSet is ringfd's Reported set of a daemon.
+func reportedSet(m core.Machine) core.RankSet {
+	if d, ok := m.(interface{ Reported() core.RankSet }); ok {
+		return d.Reported()
+	}
+	return core.RankSet{}
 }
 
 func runModels() string {

@@ -83,37 +83,41 @@ func TestRunReplicaKillValidate(t *testing.T) {
 	}
 }
 
-// TestRunRingfdKillValidate: 4 daemons in ticks of 50 ms (heartbeat
-// every 2 ticks, timeout 12, delay bound Δ = 3) and one daemon killed at a
-// random time in its first second. Every live daemon reports it, no live
-// one is reported, and validate replays the run, tick by tick, in the
+// TestRunDetectorsKillValidate: the two heartbeat detectors over 4 hosts
+// in ticks of 50 ms, one host killed, drawn at random, at a random time in
+// the first second. ringfd: heartbeat every 2 ticks, timeout 12, delay
+// bound Δ = 3; gossipfd: the model's defaults (T_gossip 4 ticks, Δ = 1)
+// for 30 rounds. Every live host reports the killed one, no live one is
+// reported, and validate replays the run, tick by tick, in the
 // bounded-delay model. A process the operating system stalls for more
 // than Δ ticks breaks the model's timing assumption: validate then names
-// the tick the model cannot pass, and the run may report a live daemon
+// the tick the model cannot pass, and the run may report a live host
 // failed (a false suspicion, a real one). The test accepts that verdict,
 // and only that one, in place of success, and logs it.
-func TestRunRingfdKillValidate(t *testing.T) {
+func TestRunDetectorsKillValidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	seed := uint64(time.Now().UnixNano())
-	rng := rand.New(rand.NewPCG(seed, 0))
-	k := fmt.Sprintf("%d@%dms", rng.IntN(4), rng.IntN(1000))
-	t.Logf("draw seed %d: --kill %s", seed, k)
-	dir := filepath.Join(t.TempDir(), "ringfd")
-	code, out, errs := ftcheckProcess(t, "run", "ringfd", "--n", "4", "--kill", k, "--deadline", "20s", "--trace", dir, "--json")
-	var sum runSummary
-	decodeOne(t, out, &sum)
-	vcode, vout, verrs := ftcheck(t, "validate", dir)
-	if vcode == 1 && strings.Contains(vout, "the model cannot advance from tick") {
-		t.Logf("the machine's load broke the timing assumption (run exit %d, %v): %s", code, sum.Problems, vout)
-		return
-	}
-	if vcode != 0 || !strings.Contains(vout, "every checked property holds") {
-		t.Fatalf("validate: exit %d\n%s%s", vcode, vout, verrs)
-	}
-	if code != 0 || !sum.OK || len(sum.Instances) != 1 || sum.Instances[0].Returned != 3 {
-		t.Fatalf("run: exit %d, %+v\nstderr: %s", code, sum, errs)
+	for _, model := range []string{"ringfd", "gossipfd"} {
+		seed := uint64(time.Now().UnixNano())
+		rng := rand.New(rand.NewPCG(seed, 0))
+		k := fmt.Sprintf("%d@%dms", rng.IntN(4), rng.IntN(1000))
+		t.Logf("%s: draw seed %d: --kill %s", model, seed, k)
+		dir := filepath.Join(t.TempDir(), model)
+		code, out, errs := ftcheckProcess(t, "run", model, "--n", "4", "--kill", k, "--deadline", "20s", "--trace", dir, "--json")
+		var sum runSummary
+		decodeOne(t, out, &sum)
+		vcode, vout, verrs := ftcheck(t, "validate", dir)
+		if vcode == 1 && strings.Contains(vout, "the model cannot advance from tick") {
+			t.Logf("%s: the machine's load broke the timing assumption (run exit %d, %v): %s", model, code, sum.Problems, vout)
+			continue
+		}
+		if vcode != 0 || !strings.Contains(vout, "every checked property holds") {
+			t.Fatalf("%s: validate: exit %d\n%s%s", model, vcode, vout, verrs)
+		}
+		if code != 0 || !sum.OK || len(sum.Instances) != 1 || sum.Instances[0].Returned != 3 {
+			t.Fatalf("%s: run: exit %d, %+v\nstderr: %s", model, code, sum, errs)
+		}
 	}
 }
 
@@ -127,7 +131,9 @@ func TestRunRingfdKillValidate(t *testing.T) {
 // (exit 1) and validity fails at the quiescent end of the trace. Ringfd's
 // observe-successor makes daemon d wait for heartbeats from d+1, which
 // sends them to d+2: d reports a live daemon (run exit 1), and validate
-// finds strong accuracy violated.
+// finds strong accuracy violated. Gossipfd's never-suspect never declares
+// the killed host: the run misses its deadline and completeness fails once
+// a live host passes the bound round.
 func TestRunMutantsRejectedByValidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -139,7 +145,8 @@ func TestRunMutantsRejectedByValidate(t *testing.T) {
 	}{
 		{[]string{"correction", "--P", "8", "--mutant", "redeliver-on-correction"}, 0, "no-duplicates violated"},
 		{[]string{"replica", "--program", "mid-example", "--procs", "3", "--mutant", "mid-without-time", "--deadline", "1s"}, 1, "validity violated"},
-		{[]string{"ringfd", "--n", "4", "--mutant", "observe-successor", "--kill", "2@200ms", "--deadline", "3s"}, 1, "strong-accuracy violated"},
+		{[]string{"ringfd", "--n", "4", "--mutant", "observe-successor", "--kill", "2@200ms", "--deadline", "1500ms"}, 1, "strong-accuracy violated"},
+		{[]string{"gossipfd", "--n", "4", "--mutant", "never-suspect", "--kill", "2@200ms", "--deadline", "2500ms"}, 1, "completeness violated"},
 	} {
 		dir := filepath.Join(t.TempDir(), c.args[0])
 		code, out, errs := ftcheckProcess(t, append(append([]string{"run"}, c.args...), "--trace", dir)...)
@@ -165,6 +172,7 @@ func TestRunProtocolsBadUsage(t *testing.T) {
 		{"run", "replica", "--program", "nope"},
 		{"run", "ringfd", "--kill", "4@1ms"},
 		{"run", "ringfd"}, // a crash and its detection: no kill, no scenario
+		{"run", "gossipfd", "--timing", "rounds", "--kill", "1@1ms"},
 		{"run", "ringfd", "--kill", "1@1ms", "--crashes", "0"},
 	} {
 		code, _, errs := ftcheck(t, args...)

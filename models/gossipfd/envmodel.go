@@ -104,6 +104,9 @@ func NewEnvModel(p EnvParams) (*env.Model, error) {
 		Properties: properties,
 		Params:     map[string]string{"variant": cfg.Variant.String()},
 		MaySend:    maySend,
+		// The message decoder alone (Decodes needs Node too): ftcheck run
+		// reads messages off the wire with it.
+		Codec: env.Codec{Message: func(b []byte) (core.Message, error) { return fd.DecodeMessage(b, cfg.N) }},
 
 		ForgetCrashed: p.ForgetCrashed,
 	})
