@@ -198,8 +198,8 @@ func (md *Model) Apply(s *State, a checker.Action) (*State, error) {
 			n.CycleTests = 0
 		}
 		n.CycleTests += len(rep.Tests)
-		if n.Since <= LatencyBound(md.Alg, md.N) {
-			n.Since++ // capped one past the bound, so that a run that never converges stays finite
+		if n.Since < LatencyBound(md.Alg, md.N) {
+			n.Since++ // capped at the bound, so that a run that never converges stays finite
 		}
 	case KindEvent:
 		n.Sys.Event(core.Rank(a.P))

@@ -12,7 +12,9 @@ import (
 // LatencyBound is the bound on test rounds from the last event to a consistent and correct
 // diagnosis: n for Adaptive-DSD (§3.3: "no pior caso, a latência do algoritmo Adaptive-DSD é n
 // rodadas de testes"), (log2 n)² for Hi-ADSD (§3.4, "log_2^2 N", read as (log2 N)²: erratum
-// E26). The thesis states no latency bound for VCube; its model is checked against Hi-ADSD's.
+// E26). The thesis states no latency bound for VCube; its model is measured against Hi-ADSD's.
+// Since counts the rounds without a correct diagnosis, so latency L rounds violates the bound b
+// iff L > b.
 func LatencyBound(alg string, n int) int {
 	if alg == ADSD {
 		return n
@@ -25,9 +27,12 @@ func (md *Model) properties() []checker.Property[*State] {
 	src := map[string]string{ADSD: "§3.3", HiADSD: "§3.4", VCube: "§3.4 (Hi-ADSD's bound)"}[md.Alg]
 	ps := []checker.Property[*State]{{
 		Name: "Latency", Kind: checker.Invariant,
-		Doc: fmt.Sprintf("every fault-free node's diagnosis is the fault set within %d test rounds of the start or the last event (%s)", bound, src),
+		// VCube does not claim Hi-ADSD's bound, and exceeds it from the start at n = 16
+		// (TestVCubeLatencyPastHiADSDBound): the property is checked when asked for by name.
+		ExpectFail: md.Alg == VCube,
+		Doc:        fmt.Sprintf("every fault-free node's diagnosis is the fault set within %d test rounds of the start or the last event (%s)", bound, src),
 		Check: func(s *State) error {
-			if s.Since > bound {
+			if s.Since >= bound {
 				return fmt.Errorf("%d test rounds since the last event and diagnosis not correct: %s", s.Since, wrongViews(s.Sys, md.N))
 			}
 			return nil
