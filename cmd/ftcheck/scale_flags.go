@@ -28,7 +28,10 @@ func bindScale(fs *flag.FlagSet) *scaleFlags {
 	fs.Int64Var(&s.queueMB, "queue-memory", 256, "with --spill: MiB of queued states kept in memory per level")
 	fs.BoolVar(&s.whole, "whole-states", false, "BFS: keep whole states in the queue instead of their encodings (for comparison)")
 	fs.StringVar(&s.checkpoint, "checkpoint", "", "write a checkpoint to this directory (created if missing; must be writable; locked against other runs) every --checkpoint-every, and on Ctrl-C or SIGTERM. Works with BFS without --por or --whole-states, and with --dfs (also with --por, --symmetry, --lassos); not with eventually properties; the model must decode its states")
-	fs.DurationVar(&s.every, "checkpoint-every", 10*time.Minute, "with --checkpoint: time between checkpoints")
+	s.every = 10 * time.Minute
+	if fs.Lookup("checkpoint-every") == nil { // msglog's model flag of that name (its checkpoints, in deliveries) wins
+		fs.DurationVar(&s.every, "checkpoint-every", s.every, "with --checkpoint: time between checkpoints")
+	}
 	fs.StringVar(&s.resume, "resume", "", "continue the run whose checkpoint is in this directory; a damaged checkpoint (checksum) is refused. Same model, model flags, --dfs, --property, --symmetry, --por and --lassos as the run that wrote it; --workers may change (results do not depend on it). Add --checkpoint (the same directory) to keep writing checkpoints. Seconds and generated/s are then cumulative over the runs")
 	return s
 }

@@ -269,7 +269,13 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		for _, q := range keys {
 			fmt.Fprintf(&b, "p%d replayed receives from: %v\n", q, run.Replayed[q])
 		}
-		fmt.Fprintf(&b, "re-sent per peer: %v; sends suppressed: %d\n", resent, run.Suppressed)
+		var rs []string
+		for q := range p.Procs {
+			if k, ok := run.Resent[q]; ok {
+				rs = append(rs, fmt.Sprintf("p%d %d", q, k))
+			}
+		}
+		fmt.Fprintf(&b, "re-sent on RESEND_FROM: [%s]; sends suppressed: %d\n", strings.Join(rs, ", "), run.Suppressed)
 		fmt.Fprintf(&b, "outputs %v, failure-free %v, equal: %v\n", run.Outputs, ff.Outputs, equal)
 		if run.Violation != "" {
 			fmt.Fprintf(&b, "violation: %s\n", run.Violation)
