@@ -41,10 +41,10 @@ chmod 755 /run/munge
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	if [ -f "$work/munged.pid" ]; then kill "$(cat "$work/munged.pid")" 2>/dev/null || true; fi
+	if [ -f /run/munge/ftcheck-munged.pid ]; then kill "$(cat /run/munge/ftcheck-munged.pid)" 2>/dev/null || true; fi
 }
 trap cleanup EXIT
-runuser -u munge -- /usr/sbin/munged --pid-file="$work/munged.pid" --force
+runuser -u munge -- /usr/sbin/munged --pid-file=/run/munge/ftcheck-munged.pid --force
 munge -n | unmunge >/dev/null
 
 host=$(hostname -s)
