@@ -196,6 +196,43 @@ type runHeader struct {
 	Detector string `json:"detector"`
 	Start    int64  `json:"start"` // Unix nanoseconds when the scenario started
 	Kills    []kill `json:"kills"`
+	// fd is the heartbeat detector's run beside the protocol's (Detector
+	// names its model), written to detectorDir.
+	fd *runHeader
+}
+
+// detectorDir is the subdirectory of a trace directory that holds the
+// heartbeat detector's own trace, which validate checks against its model.
+const detectorDir = "detector"
+
+// heartbeatDetector builds the model of heartbeat detector name (ringfd or
+// gossipfd) over n hosts with a crash budget of crashes, from its run
+// scenario's defaults: its run header, without kills and start.
+func heartbeatDetector(name string, n, crashes int) (*runHeader, error) {
+	p, err := registry.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	sc := runScenarios[name]
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	build := p.Define(fs)
+	unit := time.Millisecond
+	for _, d := range sc.defaults {
+		if d[0] == "time-unit" {
+			if unit, err = time.ParseDuration(d[1]); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		fs.Set(d[0], d[1])
+	}
+	fs.Set("n", strconv.Itoa(n))
+	fs.Set(sc.crashFlag, strconv.Itoa(crashes))
+	r, err := build()
+	if err != nil {
+		return nil, fmt.Errorf("--detector %s over %d processes: %v", name, n, err)
+	}
+	return &runHeader{Model: name, Params: r.Params(), N: n, TimeUnit: unit, Detector: "none"}, nil
 }
 
 // startAhead is how far ahead of "start" the scenario starts: every
@@ -214,7 +251,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var deadline, interval, timeUnit time.Duration
 	var traceDir string
 	var asJSON bool
+	var detector string
 	common := func(fs *flag.FlagSet) {
+		fs.StringVar(&detector, "detector", "perfect", "with a protocol that uses a failure detector (era, replica): perfect (ftcheck tells the survivors of each death) "+
+			"or a heartbeat detector, ringfd or gossipfd, run in every process beside the protocol (its defaults as in ftcheck run ringfd|gossipfd), "+
+			"its suspicions the protocol's; its own trace goes to TRACE-DIR/detector")
 		fs.Var(&kills, "kill", "RANK@DURATION: SIGKILL the rank that long after every process is connected and the scenario started (repeatable)")
 		if fs.Lookup("seed") == nil { // else the model's own --seed is the scenario's
 			fs.Uint64Var(&seed, "seed", 1, "seed of the processes' inputs")
@@ -323,8 +364,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	slices.SortFunc(kills, func(a, b kill) int { return int(a.At - b.At) })
 	h := &runHeader{Model: p.Name, Params: r.Params(), N: n, Seed: seed, Interval: interval, TimeUnit: timeUnit, Kills: kills, Detector: "none"}
-	if em.Config().Detector == env.DetectorPerfect {
+	switch {
+	case em.Config().Detector != env.DetectorPerfect && detector != "perfect":
+		return usageFor(help, "run %s: --detector %s: the model has no failure detector to replace", p.Name, detector)
+	case em.Config().Detector != env.DetectorPerfect:
+	case detector == "perfect":
 		h.Detector = "perfect"
+	case detector == "ringfd" || detector == "gossipfd":
+		if h.fd, err = heartbeatDetector(detector, n, len(kills)); err != nil {
+			return usageFor(help, "run %s: %v", p.Name, err)
+		}
+		h.Detector = detector
+		if err := os.MkdirAll(filepath.Join(dir, detectorDir), 0o755); err != nil {
+			return err
+		}
+		old, _ := filepath.Glob(filepath.Join(dir, detectorDir, "p*.ndjson"))
+		for _, f := range append(old, filepath.Join(dir, detectorDir, runHeaderFile)) {
+			os.Remove(f)
+		}
+	default:
+		return usageFor(help, "run %s: --detector %q: want perfect, ringfd or gossipfd", p.Name, detector)
 	}
 	res, err := runGroup(h, dir, deadline, stderr)
 	if err != nil {
@@ -332,6 +391,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if werr := writeJSONFile(filepath.Join(dir, runHeaderFile), h); werr != nil {
 		return werr
+	}
+	if h.fd != nil {
+		h.fd.Start, h.fd.Kills = h.Start, h.Kills
+		if werr := writeJSONFile(filepath.Join(dir, detectorDir, runHeaderFile), h.fd); werr != nil {
+			return werr
+		}
 	}
 	rep := res.report(h, em, traceDir)
 	if asJSON {
@@ -431,8 +496,17 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	for r := range n {
-		cmd := exec.Command(exe, "run-node", "--model", h.Model, "--params", string(params), "--rank", strconv.Itoa(r),
-			"--log", filepath.Join(dir, rankLog(r)), "--interval", h.Interval.String(), "--time-unit", h.TimeUnit.String())
+		args := []string{"run-node", "--model", h.Model, "--params", string(params), "--rank", strconv.Itoa(r),
+			"--log", filepath.Join(dir, rankLog(r)), "--interval", h.Interval.String(), "--time-unit", h.TimeUnit.String()}
+		if h.fd != nil {
+			fdParams, err := json.Marshal(h.fd.Params)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, "--detector", h.fd.Model, "--detector-params", string(fdParams),
+				"--detector-log", filepath.Join(dir, detectorDir, rankLog(r)), "--detector-time-unit", h.fd.TimeUnit.String())
+		}
+		cmd := exec.Command(exe, args...)
 		cmd.Stderr = stderr
 		setChildAttrs(cmd)
 		in, err := cmd.StdinPipe()
@@ -463,11 +537,11 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 		}
 	}
 	// Setup: every address, then every connection.
-	addrs := make([]string, n)
+	addrs, fdAddrs := make([]string, n), make([]string, n)
 	if err := await(events, kids, sigs, 60*time.Second, "listening", func(ev childEvent) bool {
 		a, ok := strings.CutPrefix(ev.line, "addr ")
 		if ok {
-			addrs[ev.rank] = a
+			addrs[ev.rank], fdAddrs[ev.rank], _ = strings.Cut(a, " ")
 		}
 		return ok
 	}); err != nil {
@@ -475,6 +549,9 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	}
 	for r := range n {
 		tell(r, "peers "+strings.Join(addrs, " "))
+		if h.fd != nil {
+			tell(r, "fdpeers "+strings.Join(fdAddrs, " "))
+		}
 	}
 	if err := await(events, kids, sigs, 60*time.Second, "connected", func(ev childEvent) bool { return ev.line == "connected" }); err != nil {
 		return res, err

@@ -39,6 +39,11 @@ type nodeMeta struct {
 //	out: return A LATENCY_NS AT_NS HEX TEXT a call returned
 //	out: done                               every call returned
 //	in:  suspect Q                          Q is dead (the perfect detector)
+//
+// With --detector, "addr" gives a second address, the detector node's,
+// and "peers" is followed by "fdpeers ADDR0 …", the detectors' addresses;
+// the detector's suspicions replace the parent's.
+//
 //	in:  stop, or end of input              shut down, exit 0
 func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run-node", flag.ContinueOnError)
@@ -48,6 +53,10 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	logPath := fs.String("log", "", "NDJSON log file")
 	interval := fs.Duration("interval", 10*time.Millisecond, "pause between a return and the next call")
 	timeUnit := fs.Duration("time-unit", time.Millisecond, "one protocol time unit")
+	fdModel := fs.String("detector", "", "heartbeat detector run beside the protocol (ringfd, gossipfd; empty: the parent's perfect detector)")
+	fdParams := fs.String("detector-params", "{}", "the detector model's parameters, JSON")
+	fdLog := fs.String("detector-log", "", "the detector's NDJSON log file")
+	fdUnit := fs.Duration("detector-time-unit", 50*time.Millisecond, "one tick of the detector")
 	if err := parseFlags(fs, args, stdout, "run-node", "ftcheck run-node (started by ftcheck run)"); err != nil {
 		return err
 	}
@@ -106,7 +115,17 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	say("addr %s", ln.Addr())
+	var side *sideDetector
+	var sideMeta *nodeMeta
+	if *fdModel != "" {
+		if side, sideMeta, err = newSideDetector(*fdModel, *fdParams, me, n); err != nil {
+			return usageFor(runHelp, "run-node: %v", err)
+		}
+		defer side.close()
+		say("addr %s %s", ln.Addr(), side.ln.Addr())
+	} else {
+		say("addr %s", ln.Addr())
+	}
 	lines := make(chan string, 16)
 	go func() {
 		s := bufio.NewScanner(os.Stdin)
@@ -125,6 +144,16 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("run-node p%d: want the peers' addresses, got %q", me, l)
 	}
 	det := netnode.NewPerfect()
+	if side != nil {
+		l, ok := next()
+		fdPeers, isPeers := strings.CutPrefix(l, "fdpeers ")
+		if !ok || !isPeers {
+			return fmt.Errorf("run-node p%d: want the detectors' addresses, got %q", me, l)
+		}
+		if err := side.start(sideMeta, me, strings.Fields(fdPeers), *fdLog, *fdUnit, det.Report, stderr); err != nil {
+			return err
+		}
+	}
 	// The driver: the calls of the model's schedule, in order; under
 	// Blocking each one --interval after the previous returned, else one
 	// every --interval.
@@ -211,6 +240,9 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	defer cancel()
 	cctx, ccancel := context.WithTimeout(ctx, 60*time.Second)
 	err = node.Connect(cctx)
+	if err == nil && side != nil {
+		err = side.node.Connect(cctx)
+	}
 	ccancel()
 	if err != nil {
 		return err
@@ -231,7 +263,17 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	if len(calls) == 0 && (sc.finish == finishReturns || sc.finish == finishProgram && finished.Finished()) {
 		done()
 	}
-	runErr := make(chan error, 1)
+	runErr := make(chan error, 2)
+	if side != nil {
+		for _, in := range side.calls {
+			side.node.Call(in) // stepped in tick 0
+		}
+		go func() {
+			if err := side.node.RunTicks(ctx, epoch); err != nil {
+				runErr <- err
+			}
+		}()
+	}
 	go func() {
 		if cfg.Timing == env.BoundedDelay {
 			runErr <- node.RunTicks(ctx, epoch)

@@ -173,11 +173,52 @@ func TestRunProtocolsBadUsage(t *testing.T) {
 		{"run", "ringfd", "--kill", "4@1ms"},
 		{"run", "ringfd"}, // a crash and its detection: no kill, no scenario
 		{"run", "gossipfd", "--timing", "rounds", "--kill", "1@1ms"},
+		{"run", "correction", "--detector", "ringfd"}, // no detector to replace
+		{"run", "era", "--detector", "heartbeat"},
+		{"run", "ringfd", "--kill", "1@1ms", "--detector", "gossipfd"},
 		{"run", "ringfd", "--kill", "1@1ms", "--crashes", "0"},
 	} {
 		code, _, errs := ftcheck(t, args...)
 		if code != 2 || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}
+
+// TestRunHeartbeatDetectorValidate: ERA's benchmark loop over 4 processes
+// with ringfd, and replica's gather-sum with gossipfd, as the runtime's
+// failure detector (--detector): one rank, drawn at random, killed at a
+// random time. The protocol learns of the death from the detector running
+// beside it in each process; validate checks the protocol's trace with
+// those notifications as the model's detect steps, and the detector's own
+// trace against its model. As in TestRunDetectorsKillValidate, a load
+// that stalls a process for more than Δ ticks is named by validate as the
+// timing assumption broken, and the test accepts that verdict only.
+func TestRunHeartbeatDetectorValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for _, c := range [][]string{
+		{"era", "--n", "4", "--agreements", "10", "--interval", "50ms", "--detector", "ringfd", "--kill", fmt.Sprintf("%d@%dms", rng.IntN(4), rng.IntN(300))},
+		{"replica", "--program", "gather-sum", "--procs", "3", "--detector", "gossipfd", "--kill", fmt.Sprintf("%d@%dus", 1+rng.IntN(4), rng.IntN(3000))},
+	} {
+		t.Logf("draw seed %d: %v", seed, c)
+		dir := filepath.Join(t.TempDir(), c[0])
+		code, out, errs := ftcheckProcess(t, append(append([]string{"run"}, c...), "--deadline", "20s", "--trace", dir, "--json")...)
+		var sum runSummary
+		decodeOne(t, out, &sum)
+		vcode, vout, verrs := ftcheck(t, "validate", dir)
+		if vcode == 1 && strings.Contains(vout, "the model cannot advance from tick") {
+			t.Logf("%v: the machine's load broke the timing assumption (run exit %d, %v): %s", c, code, sum.Problems, vout)
+			continue
+		}
+		if vcode != 0 || strings.Count(vout, "every checked property holds") != 2 || !strings.Contains(vout, "notifications") {
+			t.Fatalf("%v: validate: exit %d\n%s%s", c, vcode, vout, verrs)
+		}
+		if code != 0 || !sum.OK {
+			t.Fatalf("%v: run: exit %d, %+v\nstderr: %s", c, code, sum, errs)
 		}
 	}
 }

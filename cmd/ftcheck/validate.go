@@ -62,31 +62,65 @@ func cmdValidate(args []string, stdout, _ io.Writer) error {
 	if dir == "" {
 		return usageFor(validateHelp, "validate: name a trace directory (ftcheck run --trace DIR)")
 	}
+	verdict, name, err := validateDir(dir)
+	if err != nil {
+		return err
+	}
+	verdicts := []*validateReport{verdict}
+	names := []string{name}
+	if verdict.Detector == "ringfd" || verdict.Detector == "gossipfd" {
+		// The heartbeat detector's own trace, against its own model.
+		fd, fdName, err := validateDir(filepath.Join(dir, detectorDir))
+		if err != nil {
+			return err
+		}
+		verdicts, names = append(verdicts, fd), append(names, fdName)
+	}
+	ok := true
+	for i, v := range verdicts {
+		if *asJSON {
+			if err := json.NewEncoder(stdout).Encode(v); err != nil {
+				return err
+			}
+		} else {
+			v.print(stdout, names[i])
+		}
+		ok = ok && v.OK
+	}
+	if !ok {
+		return errViolation
+	}
+	return nil
+}
+
+// validateDir validates one trace directory: its report and the model's
+// name, or a usage error (exit 2) when dir is not a run's trace.
+func validateDir(dir string) (*validateReport, string, error) {
 	var h runHeader
 	b, err := os.ReadFile(filepath.Join(dir, runHeaderFile))
 	if err == nil {
 		err = json.Unmarshal(b, &h)
 	}
 	if err != nil {
-		return usageFor(validateHelp, "validate %s: %v", dir, err)
+		return nil, "", usageFor(validateHelp, "validate %s: %v", dir, err)
 	}
 	p, err := registry.Lookup(h.Model)
 	if err != nil {
-		return usageFor(validateHelp, "validate %s: %v", dir, err)
+		return nil, "", usageFor(validateHelp, "validate %s: %v", dir, err)
 	}
 	r, err := p.BuildParams(h.Params)
 	if err != nil {
-		return usageFor(validateHelp, "validate %s: cannot rebuild the model: %v", dir, err)
+		return nil, "", usageFor(validateHelp, "validate %s: cannot rebuild the model: %v", dir, err)
 	}
 	em, ok := registry.EnvModel(r)
 	if !ok || len(em.Init()) != 1 || em.N() != h.N {
-		return usageFor(validateHelp, "validate %s: the model as rebuilt is not the run's", dir)
+		return nil, "", usageFor(validateHelp, "validate %s: the model as rebuilt is not the run's", dir)
 	}
 	logs := make([]*rankTrace, h.N)
 	lines := 0
 	for q := range h.N {
 		if logs[q], err = readRankTrace(filepath.Join(dir, rankLog(q)), q, &h); err != nil {
-			return usageFor(validateHelp, "validate %s: %v", dir, err)
+			return nil, "", usageFor(validateHelp, "validate %s: %v", dir, err)
 		}
 		lines += len(logs[q].recs)
 	}
@@ -100,7 +134,7 @@ func cmdValidate(args []string, stdout, _ io.Writer) error {
 	var cut uint64
 	if em.Config().Timing == env.BoundedDelay {
 		if cut, unchecked, err = lastFullTick(logs, killed); err != nil {
-			return usageFor(validateHelp, "validate %s: %v", dir, err)
+			return nil, "", usageFor(validateHelp, "validate %s: %v", dir, err)
 		}
 	}
 	mg := merge(em, logs, killed)
@@ -131,23 +165,14 @@ func cmdValidate(args []string, stdout, _ io.Writer) error {
 		verdict.FirstBad = where
 		verdict.Problem = fmt.Sprintf("%s (step %d): %s", where, k, ve.Violation.String())
 	case rerr != nil:
-		return fmt.Errorf("validate %s: replaying the merged steps: %w", dir, rerr)
+		return nil, "", fmt.Errorf("validate %s: replaying the merged steps: %w", dir, rerr)
 	case mg.bad != "":
 		verdict.FirstBad = mg.badLabel
 		verdict.Problem = fmt.Sprintf("%s (step %d): %s", mg.badLabel, len(mg.steps)+1, mg.bad)
 	}
 	verdict.OK = verdict.Problem == ""
-	if *asJSON {
-		if err := json.NewEncoder(stdout).Encode(verdict); err != nil {
-			return err
-		}
-	} else {
-		verdict.print(stdout, r.Name())
-	}
-	if !verdict.OK {
-		return errViolation
-	}
-	return nil
+	verdict.Detector = h.Detector
+	return verdict, r.Name(), nil
 }
 
 // readRankTrace reads rank q's log: the header, then records numbered 1, 2,
@@ -439,6 +464,7 @@ func describeAction(a checker.Action) string {
 // validateReport is validate's summary.
 type validateReport struct {
 	Dir       string            `json:"dir"`
+	Detector  string            `json:"detector,omitempty"` // the run's failure detector
 	Model     string            `json:"model"`
 	Params    map[string]string `json:"params"`
 	N         int               `json:"n"`
@@ -471,6 +497,9 @@ func (v *validateReport) print(w io.Writer, name string) {
 	fmt.Fprintln(w)
 	if v.Ticks > 0 || v.Unchecked > 0 {
 		fmt.Fprintf(w, "in ticks: replayed up to tick %d; the %d lines from tick %d on, which some live process did not finish before it stopped, are not checked\n", v.Ticks, v.Unchecked, v.Cut)
+	}
+	if v.Detector == "ringfd" || v.Detector == "gossipfd" {
+		fmt.Fprintf(w, "the suspicions are %s's notifications, each a detect step of the model, placed after the crash it reports\n", v.Detector)
 	}
 	if v.OK {
 		fmt.Fprintf(w, "merged into %d steps in a causally consistent order: every step is enabled in the model and has the logged effects\n", v.Steps)
