@@ -35,6 +35,9 @@ var exportCases = []exportCase{
 	{"eventlogger", "eventlogger", []string{"--logger", "parallel", "--procs", "1", "--crashes", "0", "--loss", "2", "--mutant", "retrieve-since-one-acceptor"}, "linearizable", envITFVars, true},
 	{"paxos", "paxos", []string{"--instances", "2", "--crashes", "0", "--compete", "--mutant", "accept-lower-ballot"}, "", envITFVars, true},
 	{"twophase", "twophase", []string{"--mutant", "broken-commit"}, "", twoPhaseITFVars, false},
+	{"adsd", "adsd", []string{"--n", "4", "--mutant", "diagnose-skip"}, "", textITFVars, false},
+	{"hiadsd", "hiadsd", []string{"--n", "8", "--mutant", "cluster-no-xor"}, "", textITFVars, false},
+	{"vcube", "vcube", []string{"--n", "4", "--mutant", "tester-own-cluster"}, "", textITFVars, false},
 }
 
 // counterexample builds c's model and returns its first counterexample.

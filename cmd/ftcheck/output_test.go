@@ -63,6 +63,19 @@ var humanRuns = map[string][][]string{
 		{"check", "twophase", "--rm", "2"},
 		{"check", "twophase", "--rm", "2", "--mutant", "broken-commit"},
 	},
+	"adsd": {
+		{"check", "adsd", "--n", "8"},
+		{"check", "adsd", "--n", "8", "--mutant", "copy-from-faulty"},
+		{"simulate", "adsd", "--n", "8", "--faulty", "1,4,5"},
+	},
+	"hiadsd": {
+		{"check", "hiadsd", "--n", "8", "--events", "1"},
+	},
+	"vcube": {
+		{"check", "vcube", "--n", "8"},
+		{"check", "vcube", "--n", "8", "--events", "1", "--property", "TestsPerCycle"},
+		{"simulate", "vcube", "--n", "8", "--faulty", "4,5,6,7"},
+	},
 }
 
 // goFormatting matches what Go's %v makes of values that have no String

@@ -17,6 +17,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"strconv"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
@@ -300,3 +301,34 @@ func (md *Model) KindName(k uint8) string {
 
 // Properties lists the model's properties.
 func (md *Model) Properties() []checker.Property[*State] { return md.props }
+
+// String shows the fault set, every fault-free node's diagnosis, and the counters:
+// "faulty [p1 p4] | p0 diagnoses {1,4} | … | since 2, events 0".
+func (s *State) String() string {
+	b := fmt.Appendf(nil, "faulty %v", s.Sys.FaultSet())
+	for x := range s.Sys.Diagnose(0) {
+		if s.Sys.Faulty(core.Rank(x)) {
+			continue
+		}
+		var bad []int
+		for k, v := range s.Sys.Diagnose(core.Rank(x)) {
+			if v {
+				bad = append(bad, k)
+			}
+		}
+		b = fmt.Appendf(b, " | p%d diagnoses %s", x, setString(bad))
+	}
+	return string(fmt.Appendf(b, " | since %d, events %d", s.Since, s.Events))
+}
+
+// setString writes node numbers as a set, "{1,4}".
+func setString(ks []int) string {
+	b := []byte("{")
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(k), 10)
+	}
+	return string(append(b, '}'))
+}

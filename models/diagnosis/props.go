@@ -146,7 +146,7 @@ func wrongViews(sys dg.System, n int) string {
 						believed = append(believed, r)
 					}
 				}
-				return fmt.Sprintf("p%d diagnoses %v faulty, the fault set is %v", x, believed, sys.FaultSet())
+				return fmt.Sprintf("p%d diagnoses %s faulty, the fault set is %v", x, setString(believed), sys.FaultSet())
 			}
 		}
 	}
