@@ -264,7 +264,7 @@ func (md *Model) Describe(s *State, a checker.Action) string {
 		if n.Last.S > 0 {
 			d = fmt.Sprintf("test round s=%d: %d tests", n.Last.S, len(n.Last.Tests))
 		}
-		if len(n.Last.Tests) <= 64 {
+		if len(n.Last.Tests) > 0 && len(n.Last.Tests) <= 64 {
 			d += " " + formatTests(n.Last.Tests)
 		}
 		return d
@@ -278,6 +278,9 @@ func (md *Model) Describe(s *State, a checker.Action) string {
 }
 
 func formatTests(ts []dg.Test) string {
+	if len(ts) == 0 {
+		return "(none)"
+	}
 	b := make([]byte, 0, 8*len(ts))
 	for k, t := range ts {
 		if k > 0 {
