@@ -25,6 +25,24 @@
 // that no log line records; at worst its last line is cut short, which
 // readers of the log expect.
 //
+// Config.AfterStep, if set, is called on the stepping goroutine after each
+// step's effects: the one place where the embedder may read the machine's
+// state (a replica's "finished my program", a detector's set of hosts it
+// holds failed) without racing with Step.
+//
+// # Time
+//
+// Under Run, a timer fires Delay × Config.TimeUnit of real time after it
+// was armed. Under RunTicks(ctx, epoch), time is in ticks shared by the
+// group, the bounded-delay reading of checker/env: tick k is the real
+// interval [epoch + k·TimeUnit, epoch + (k+1)·TimeUnit); a timer armed in
+// tick t fires at the start of tick t + max(Delay, 1); a message is
+// stepped only in a tick after the one it was sent in (the frame carries
+// the sender's tick); every Record carries its tick. A validator can then
+// replay the group's logs tick by tick against a bounded-delay model and
+// find any message that took more than the model's delay bound, which an
+// overloaded machine causes.
+//
 // Returning is not leaving (see core): the node keeps stepping messages,
 // failures and timers after its calls returned, until the embedder cancels
 // Run's context, which it should do only when it shuts the whole group
@@ -35,8 +53,9 @@
 // A connection carries frames: a 4-byte big-endian length, then that many
 // bytes (at most Config.MaxFrame). The first frame is the hello, "ftkn"
 // then the sender's rank and the group size as uvarints; every later frame
-// is the sender's Lamport clock as a uvarint, then the message's canonical
-// encoding (core.Message.AppendBinary), read back with Config.Decode. A
+// is the sender's Lamport clock and tick (0 under Run) as uvarints, then
+// the message's canonical encoding (core.Message.AppendBinary), read back
+// with Config.Decode. A
 // connection whose bytes do not decode (a bad length, a bad hello, a
 // message Decode refuses) is closed and reported through Config.Logf; the
 // node and its other connections go on. Nothing a peer sends can make the
@@ -58,8 +77,11 @@
 //
 // Detector is pluggable. Perfect is the detector a test harness provides:
 // the harness kills a process, waits until it is dead, and reports it to
-// the survivors with Perfect.Report. A heartbeat detector would implement
-// the same interface.
+// the survivors with Perfect.Report. A heartbeat detector is itself a
+// core.Machine (this project's ringfd and gossipfd): run it as a second
+// Node of the same process, in ticks, on its own port, and call
+// Perfect.Report for each host it holds failed (from its Outputs or its
+// AfterStep), as ftcheck run --detector does.
 //
 // Addresses are loopback only (127.0.0.0/8 or ::1): New refuses any other.
 package netnode

@@ -131,7 +131,8 @@ func TestRunDetectorsKillValidate(t *testing.T) {
 // (exit 1) and validity fails at the quiescent end of the trace. Ringfd's
 // observe-successor makes daemon d wait for heartbeats from d+1, which
 // sends them to d+2: d reports a live daemon (run exit 1), and validate
-// finds strong accuracy violated. Gossipfd's never-suspect never declares
+// finds strong accuracy violated (tried up to 3 times, see
+// below). Gossipfd's never-suspect never declares
 // the killed host: the run misses its deadline and completeness fails once
 // a live host passes the bound round.
 func TestRunMutantsRejectedByValidate(t *testing.T) {
@@ -142,21 +143,30 @@ func TestRunMutantsRejectedByValidate(t *testing.T) {
 		args     []string
 		runExit  int
 		property string
+		timed    bool
 	}{
-		{[]string{"correction", "--P", "8", "--mutant", "redeliver-on-correction"}, 0, "no-duplicates violated"},
-		{[]string{"replica", "--program", "mid-example", "--procs", "3", "--mutant", "mid-without-time", "--deadline", "1s"}, 1, "validity violated"},
-		{[]string{"ringfd", "--n", "4", "--mutant", "observe-successor", "--kill", "2@200ms", "--deadline", "1500ms"}, 1, "strong-accuracy violated"},
-		{[]string{"gossipfd", "--n", "4", "--mutant", "never-suspect", "--kill", "2@200ms", "--deadline", "2500ms"}, 1, "completeness violated"},
+		{[]string{"correction", "--P", "8", "--mutant", "redeliver-on-correction"}, 0, "no-duplicates violated", false},
+		{[]string{"replica", "--program", "mid-example", "--procs", "3", "--mutant", "mid-without-time", "--deadline", "1s"}, 1, "validity violated", false},
+		{[]string{"ringfd", "--n", "4", "--mutant", "observe-successor", "--kill", "2@200ms", "--deadline", "2s"}, 1, "strong-accuracy violated", true},
+		{[]string{"gossipfd", "--n", "4", "--mutant", "never-suspect", "--kill", "2@200ms", "--deadline", "2500ms"}, 1, "completeness violated", true},
 	} {
-		dir := filepath.Join(t.TempDir(), c.args[0])
-		code, out, errs := ftcheckProcess(t, append(append([]string{"run"}, c.args...), "--trace", dir)...)
-		if code != c.runExit {
-			t.Errorf("run %v: exit %d, want %d\n%s%s", c.args, code, c.runExit, out, errs)
-			continue
-		}
-		code, out, errs = ftcheck(t, "validate", dir)
-		if code != 1 || !strings.Contains(out, c.property) {
-			t.Errorf("validate (run %v): exit %d, want 1 with %q\n%s%s", c.args, code, c.property, out, errs)
+		// A run in ticks is replayed only up to the last tick every live
+		// process finished, and only while no message overran Δ: a process
+		// the machine's load stalls can hide the violation, so such a run
+		// is tried up to 3 times, each miss logged.
+		for try := 1; ; try++ {
+			dir := filepath.Join(t.TempDir(), c.args[0])
+			code, out, errs := ftcheckProcess(t, append(append([]string{"run"}, c.args...), "--trace", dir)...)
+			vcode, vout, verrs := ftcheck(t, "validate", dir)
+			if code == c.runExit && vcode == 1 && strings.Contains(vout, c.property) {
+				break
+			}
+			if c.timed && try < 3 {
+				t.Logf("run %v, try %d: run exit %d, validate exit %d: %s", c.args, try, code, vcode, vout)
+				continue
+			}
+			t.Errorf("run %v: exit %d (want %d); validate: exit %d, want 1 with %q\n%s%s%s%s", c.args, code, c.runExit, vcode, c.property, out, errs, vout, verrs)
+			break
 		}
 	}
 }
