@@ -1,0 +1,98 @@
+package dgrp
+
+import (
+	"fmt"
+
+	"github.com/ftkernel/ftkernel/core"
+)
+
+// AppendBinary appends the canonical encoding of the node's state, the
+// embedded consensus machine's included.
+func (n *Node) AppendBinary(b []byte) []byte {
+	b = core.AppendUint(b, uint64(len(n.slow)))
+	for _, x := range n.slow {
+		b = core.AppendUint(core.AppendUint(b, uint64(x.Round)), uint64(x.Peer))
+	}
+	b = core.AppendUint(append(b, byte(n.ph)), uint64(n.round))
+	b = appendCounters(b, n.syndrome)
+	b = appendCounters(b, n.zeta)
+	for i := range 2 {
+		b = appendRoundSet(b, n.got[i])
+		b = appendEvents(core.AppendUint(b, uint64(n.sent[i].R)), n.sent[i].List)
+		b = appendCounters(b, n.sent[i].Syndrome)
+		b = n.sent[i].Acked.AppendBinary(b)
+		b = appendRoundSet(b, n.fails[i])
+		b = appendRoundSet(b, n.views[i])
+		t := n.reports[i]
+		b = core.AppendUint(b, uint64(t.R))
+		b = core.AppendUint(b, uint64(len(t.By)))
+		for k := range t.By {
+			b = core.AppendUint(t.By[k].AppendBinary(b), uint64(t.Cnt[k]))
+		}
+	}
+	b = n.pending.AppendBinary(b)
+	b = appendCounters(b, n.made)
+	b = appendEvents(b, n.requests)
+	b = core.AppendUint(b, uint64(len(n.proposals)))
+	for _, p := range n.proposals {
+		b = core.AppendInt(core.AppendUint(core.AppendUint(b, uint64(p.K)), uint64(p.C)), int64(p.Leader))
+	}
+	b = appendEvents(b, n.admitted)
+	return core.AppendBytes(b, n.cons.AppendBinary(nil))
+}
+
+func appendRoundSet(b []byte, s roundSet) []byte {
+	return appendCounters(s.S.AppendBinary(core.AppendUint(b, uint64(s.R))), s.C)
+}
+
+func appendEvents(b []byte, es []Event) []byte {
+	b = core.AppendUint(b, uint64(len(es)))
+	for _, e := range es {
+		b = core.AppendUint(core.AppendUint(b, uint64(e.K)), uint64(e.C))
+	}
+	return b
+}
+
+func decodeEvents(d *core.Decoder, n int) []Event {
+	k := d.Len(4 * MaxN)
+	if k == 0 {
+		return nil
+	}
+	out := make([]Event, k)
+	for i := range out {
+		out[i] = Event{K: d.Rank(n), C: uint32(d.Uint())}
+	}
+	return out
+}
+
+// DecodeMessage reads a message written by AppendBinary, of a DGRP of n
+// processes whose consensus is cons.
+func DecodeMessage(b []byte, n int, cons Consensus) (core.Message, error) {
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%w: empty message", core.ErrMalformed)
+	}
+	d := core.NewDecoder(b[1:])
+	var m core.Message
+	switch b[0] {
+	case tagEvents:
+		m = Events{R: uint32(d.Uint()), List: decodeEvents(d, n), Syndrome: decodeCounters(d, n)}
+	case tagAck:
+		m = Ack{R: uint32(d.Uint())}
+	case tagReadmit:
+		m = Readmit{K: d.Rank(n), C: uint32(d.Uint())}
+	case tagDecide:
+		m = Decide{K: d.Rank(n), C: uint32(d.Uint())}
+	case tagWrap:
+		inner, err := cons.DecodeMessage(n, b[1:])
+		if err != nil {
+			return nil, err
+		}
+		return Wrap{M: inner}, nil
+	default:
+		return nil, fmt.Errorf("%w: message tag %d", core.ErrMalformed, b[0])
+	}
+	if err := d.Finish(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
