@@ -6,6 +6,7 @@ package all
 
 import (
 	// Each model registers itself from its init.
+	_ "github.com/ftkernel/ftkernel/models/abcast"
 	_ "github.com/ftkernel/ftkernel/models/correction"
 	_ "github.com/ftkernel/ftkernel/models/diagnosis"
 	_ "github.com/ftkernel/ftkernel/models/era"
