@@ -51,6 +51,7 @@ func TestMutantsCaught(t *testing.T) {
 		steps int
 	}{
 		{dg.MutantNoEventsBroadcast, Membership, Params{N: 3, Zeta: 1, Rounds: 1, Imperfect: true, Slow: 1}, 15},
+		{dg.MutantRemoveOnlyIfAll, Divergent, Params{N: 3, Zeta: 1, Rounds: 1, Imperfect: true, Slow: 1}, 15},
 		{dg.MutantReadmitWithoutConsensus, Readmission, Params{N: 3, Zeta: 1, Rounds: 2, Imperfect: false, Slow: 1}, 15},
 		{dg.MutantRequesterProposes, LeaderLowest, Params{N: 3, Zeta: 1, Rounds: 2, Imperfect: false, Slow: 1}, 15},
 	} {
@@ -66,5 +67,59 @@ func TestMutantsCaught(t *testing.T) {
 		if c.steps != 0 && len(v.Steps) != c.steps {
 			t.Errorf("%s: %d steps, pinned %d", c.mut, len(v.Steps), c.steps)
 		}
+	}
+}
+
+// TestMutantsCaughtByWalks: the mutants whose counterexamples lie behind a
+// whole Paxos instance (a decision applied, then a second request or a
+// merged counter) are caught by seeded random walks (3,000 walks of up to
+// 300 steps, seed 1): the walk's length is pinned.
+func TestMutantsCaughtByWalks(t *testing.T) {
+	for _, c := range []struct {
+		mut   mutant.Name
+		prop  string
+		p     Params
+		steps int
+	}{
+		{dg.MutantKeepDuplicates, OneConsensus, Params{N: 3, Zeta: 1, Rounds: 3, Imperfect: true, Slow: 2}, 43},
+		{dg.MutantDoubleIncrement, RemovalByTest, Params{N: 3, Zeta: 1, Rounds: 3, Imperfect: false, Slow: 1}, 48},
+	} {
+		p := c.p
+		p.Mutant = c.mut
+		m, err := NewModel(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := checker.Walk[*env.World](m, checker.WalkOptions{Walks: 3000, MaxSteps: 300, Seed: 1, Properties: []string{c.prop}})
+		if w.Violation == nil {
+			t.Errorf("%s: %s not violated by the walks", c.mut, c.prop)
+			continue
+		}
+		t.Logf("%s: %s violated by a walk of %d steps: %s", c.mut, c.prop, len(w.Violation.Steps), w.Violation.Violation.Message)
+		if c.steps != 0 && len(w.Violation.Steps) != c.steps {
+			t.Errorf("%s: %d steps, pinned %d", c.mut, len(w.Violation.Steps), c.steps)
+		}
+	}
+}
+
+// TestBarrierAgreementFails answers AMBIGUOUS-5 with a run: members can
+// read different views at one barrier. Four processes, one round,
+// imperfect tests, two slow ones (p0's test of p1, p1's test of p2): p0
+// removes p1 first and then ignores p1's report on p2 (it comes from a
+// non-member), while p3 takes p1's report before p0's and removes p2 too.
+func TestBarrierAgreementFails(t *testing.T) {
+	p := Params{N: 4, Zeta: 2, Rounds: 1, Imperfect: true,
+		Scenario: [][]dg.Slow{{{Round: 1, Peer: 1}}, {{Round: 1, Peer: 2}}}}
+	res := run(t, p, BarrierAgreement)
+	if len(res.Violations) == 0 {
+		t.Fatalf("barrier agreement holds over %d states (%v)", res.States, res.Stop)
+	}
+	v := res.Violations[0]
+	t.Logf("violated in %d steps (%d states): %s", len(v.Steps), res.States, v.Violation.Message)
+	if len(v.Steps) != 24 {
+		t.Errorf("%d steps, pinned 24", len(v.Steps))
+	}
+	for _, s := range v.Steps {
+		t.Log(s.Text)
 	}
 }

@@ -26,6 +26,9 @@ type Params struct {
 	// IgnoreWhenOut is dg.Config.IgnoreWhenOut (AMBIGUOUS-2, reading a).
 	IgnoreWhenOut bool
 	Mutant        mutant.Name
+	// Scenario, when not nil, replaces the alternatives of Outcomes by one:
+	// Scenario[i] is tester i's slow tests.
+	Scenario [][]dg.Slow
 }
 
 // Config is the statemachine's configuration.
@@ -38,6 +41,17 @@ func (p Params) Config() dg.Config {
 // Start call per process: the alternatives the checker explores (one
 // initial state each).
 func (p Params) Outcomes() [][][]core.Input {
+	if p.Scenario != nil {
+		alt := make([][]core.Input, p.N)
+		for i := range alt {
+			var s []dg.Slow
+			if i < len(p.Scenario) {
+				s = p.Scenario[i]
+			}
+			alt[i] = []core.Input{dg.Start{Slow: s}}
+		}
+		return [][][]core.Input{alt}
+	}
 	type item struct {
 		tester, peer core.Rank
 		round        uint32

@@ -27,7 +27,10 @@ const (
 	// is the lowest rank).
 	MutantRequesterProposes = mutant.Name("requester-proposes")
 	// MutantKeepDuplicates makes the leader start a consensus for every
-	// READMIT_REQ, duplicates included (one consensus per request).
+	// READMIT_REQ, duplicates and stale ones included: it keeps no record of
+	// the requests it took (one consensus per request). (A duplicate of a
+	// request still pending is refused by Paxos itself, which does not
+	// take one proposer's same command twice.)
 	MutantKeepDuplicates = mutant.Name("keep-duplicates")
 )
 

@@ -125,7 +125,11 @@ func (n *Node) closeRound(out []core.Effect) []core.Effect {
 		}
 		out = n.judge(j, ok, &detected, out)
 	}
-	n.fails[n.round%2] = roundSet{R: n.round, S: fails, C: slices.Clone(n.syndrome)}
+	after := slices.Clone(n.syndrome) // the counters the round's detections set
+	for _, e := range detected {
+		after[e.K] = max(after[e.K], e.C)
+	}
+	n.fails[n.round%2] = roundSet{R: n.round, S: fails, C: after}
 	syn := slices.Clone(n.syndrome)
 	if n.is(MutantNoEventsBroadcast) {
 		detected, syn = nil, nil
@@ -220,9 +224,10 @@ func (n *Node) recvReadmit(q core.Rank, m Readmit, out []core.Effect) []core.Eff
 		n.raise(m.K, m.C)
 	}
 	switch {
-	case Leader(n.View()) != n.self, n.Recommended(m.K), n.syndrome[m.K] != m.C:
+	case Leader(n.View()) != n.self:
 		return out
-	case n.pending.Has(m.K) && !n.is(MutantKeepDuplicates):
+	case n.is(MutantKeepDuplicates): // remembers no request: proposes each one
+	case n.Recommended(m.K), n.syndrome[m.K] != m.C, n.pending.Has(m.K):
 		return out
 	}
 	return n.propose(m.K, m.C, out)
