@@ -47,6 +47,8 @@ var cheapTranscripts = []string{
 	"check replica --program gather-diff-any-source --procs 3 --degree 2 --crashes 0 --quiet",
 	// docs/twophase.md
 	"check twophase --rm 3 --mutants --quiet",
+	// docs/diagnosis.md
+	"check vcube --n 8 --events 1 --property TestsPerCycle",
 }
 
 type transcript struct {

@@ -111,8 +111,9 @@ func defineSimulate(alg string) func(fs *flag.FlagSet) registry.SimBuilder {
 					}
 					up[strconv.Itoa(x)] = vec
 				}
-				fmt.Fprintf(&b, "one round after convergence: %d tests\n", len(cycle[0].Tests))
-				rep.Figures = map[string]any{"tested_up": up, "tests": len(cycle[0].Tests), "latency_rounds": run.LatencyRounds}
+				fmt.Fprintf(&b, "one round after convergence: %d tests, %d TESTED_UP entries copied (diagnostic messages)\n", len(cycle[0].Tests), cycle[0].Copied)
+				rep.Figures = map[string]any{"tested_up": up, "tests": len(cycle[0].Tests), "latency_rounds": run.LatencyRounds,
+					"entries_copied": cycle[0].Copied}
 			}
 			rep.Text = b.String()
 			return rep, nil
