@@ -538,7 +538,10 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	}
 	// Setup: every address, then every connection.
 	addrs, fdAddrs := make([]string, n), make([]string, n)
-	if err := await(events, kids, sigs, 60*time.Second, "listening", func(ev childEvent) bool {
+	// Starting and connecting the processes is bounded too: each of the
+	// two phases by --deadline, within [10 s, 1 min].
+	setup := min(max(deadline, 10*time.Second), time.Minute)
+	if err := await(events, kids, sigs, setup, "listening", func(ev childEvent) bool {
 		a, ok := strings.CutPrefix(ev.line, "addr ")
 		if ok {
 			addrs[ev.rank], fdAddrs[ev.rank], _ = strings.Cut(a, " ")
@@ -553,7 +556,7 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 			tell(r, "fdpeers "+strings.Join(fdAddrs, " "))
 		}
 	}
-	if err := await(events, kids, sigs, 60*time.Second, "connected", func(ev childEvent) bool { return ev.line == "connected" }); err != nil {
+	if err := await(events, kids, sigs, setup, "connected", func(ev childEvent) bool { return ev.line == "connected" }); err != nil {
 		return res, err
 	}
 	// The scenario starts a little ahead, so that every process has read
