@@ -101,3 +101,24 @@ func TestClusterRejectsBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCluster: for any valid (i, s, n) the closed form agrees with the recursion, and for any
+// invalid one Cluster returns an error, never a panic.
+func FuzzCluster(f *testing.F) {
+	f.Add(int32(5), 3, 8)
+	f.Add(int32(0), 1, 2)
+	f.Add(int32(-1), 0, 6)
+	f.Fuzz(func(t *testing.T, i int32, s, n int) {
+		c, err := Cluster(Rank(i), s, n)
+		valid := n >= 2 && n <= 1<<20 && n&(n-1) == 0 && s >= 1 && s <= 20 && 1<<s <= n && i >= 0 && int(i) < n
+		if n > 1<<20 && err == nil {
+			return // valid but too large to compare by recursion
+		}
+		if (err == nil) != valid {
+			t.Fatalf("Cluster(%d, %d, %d): err %v, valid %v", i, s, n, err, valid)
+		}
+		if valid && s <= 12 && !slices.Equal(c, clusterRecursive(Rank(i), s)) {
+			t.Fatalf("Cluster(%d, %d, %d) = %v, recursion %v", i, s, n, c, clusterRecursive(Rank(i), s))
+		}
+	})
+}
