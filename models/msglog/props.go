@@ -19,6 +19,7 @@ const (
 	GCSafe      = "gc-safe"
 	Pessimism   = "pessimism"
 	Termination = "termination"
+	DetsKept    = "determinants-kept"
 )
 
 // events are the application events in p's history: every incarnation's,
@@ -144,6 +145,30 @@ func Properties(p Params) []checker.Property[*env.World] {
 					for _, e := range es {
 						if e.Kind == ml.EvSend && e.Dets > stable {
 							return fmt.Errorf("p%d sent %v depending on %d determinants, %d of them stable", q, e, e.Dets, stable)
+						}
+					}
+				}
+				return nil
+			}},
+		{Name: DetsKept, Kind: checker.Invariant,
+			Doc: "no determinant is lost (centralized logger): the logger holds every acknowledged determinant of a live process that its last checkpoint does not cover (Algorithm 4 line 18 removes only what the checkpoint covers; ambiguity C)",
+			Check: func(w *env.World) error {
+				if p.Logger != el.Centralized {
+					return nil
+				}
+				lg := w.Node(core.Rank(p.Procs)).(*el.Node)
+				for q := range n {
+					if w.Crashed(q) {
+						continue
+					}
+					pq := proc(w, q)
+					have := map[uint64]bool{}
+					for _, e := range lg.Entries(q) {
+						have[e.ID] = true
+					}
+					for id := pq.CheckpointCovers() + 1; id <= pq.DetID(); id++ {
+						if !have[id] {
+							return fmt.Errorf("p%d's determinant %d is acknowledged, not covered by its checkpoint (which covers %d), and no longer on the logger", q, id, pq.CheckpointCovers())
 						}
 					}
 				}

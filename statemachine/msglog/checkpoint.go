@@ -31,6 +31,7 @@ const (
 // MutantRemoveLiveLastID.
 func (p *Process) checkpoint(out []core.Effect) []core.Effect {
 	p.ck = p.st.clone()
+	p.ck.Covered = p.st.DetID + uint64(p.pendingDet)
 	copy(p.RecvStable, p.st.SeqRecv)
 	p.calls = append(p.calls, logCall{Op: callRemove, ID: p.ck.DetID})
 	for j := range p.RecvStable {

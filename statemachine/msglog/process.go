@@ -65,6 +65,10 @@ type appState struct {
 	SeqRecv    []uint64
 	Log        []Logged
 	DetID      uint64 // last_id
+	// Covered is, in a checkpoint, the number of determinants generated
+	// (acknowledged or not) for the events the checkpoint holds: the
+	// ones a recovery from it no longer needs.
+	Covered uint64
 }
 
 func (s appState) clone() appState {
@@ -83,7 +87,7 @@ func (s appState) appendBinary(b []byte) []byte {
 	for _, l := range s.Log {
 		b = core.AppendUint(core.AppendUint(core.AppendUint(b, uint64(l.To)), l.Seq), l.Val)
 	}
-	return core.AppendUint(b, s.DetID)
+	return core.AppendUint(core.AppendUint(b, s.DetID), s.Covered)
 }
 
 // inMsg is a message that arrived and is not delivered yet (the MPI
@@ -188,6 +192,10 @@ func (p *Process) DetID() uint64              { return p.st.DetID }
 // CheckpointRecv is the receive counter for j in the last checkpoint: what
 // the process rolls back to.
 func (p *Process) CheckpointRecv(j core.Rank) uint64 { return p.ck.SeqRecv[j] }
+
+// CheckpointCovers is the number of determinants generated for the events
+// the last checkpoint holds.
+func (p *Process) CheckpointCovers() uint64 { return p.ck.Covered }
 
 // CheckpointDetID is last_id in the last checkpoint.
 func (p *Process) CheckpointDetID() uint64 { return p.ck.DetID }

@@ -227,6 +227,25 @@ func ProbeLoop(n int) Program {
 	return p
 }
 
+// GatherAny is a gather by ANY_SOURCE: process 0 receives one message
+// from each of the others with ANY_SOURCE, checkpointing after the first,
+// then outputs; the others send one message each. With delayed
+// acknowledgements it is the smallest scenario of ambiguity C: a
+// checkpoint taken while the first determinant is in flight, then a
+// second determinant saved before the checkpoint's el_remove.
+func GatherAny(n int) Program {
+	p := Program{Name: "gather", Procs: make([][]Op, n)}
+	for w := 1; w < n; w++ {
+		p.Procs[0] = append(p.Procs[0], recvAny())
+		if w == 1 {
+			p.Procs[0] = append(p.Procs[0], checkpoint())
+		}
+		p.Procs[w] = []Op{send(0), output()}
+	}
+	p.Procs[0] = append(p.Procs[0], output())
+	return p
+}
+
 // Programs are the shipped programs by name, for n processes (fig51 needs
 // 3).
 var Programs = map[string]func(n int) (Program, error){
@@ -239,6 +258,7 @@ var Programs = map[string]func(n int) (Program, error){
 	"masterworker": sized(MasterWorker),
 	"ring":         sized(Ring),
 	"probe":        sized(ProbeLoop),
+	"gather":       sized(GatherAny),
 }
 
 func sized(f func(int) Program) func(int) (Program, error) {
@@ -251,4 +271,4 @@ func sized(f func(int) Program) func(int) (Program, error) {
 }
 
 // ProgramNames lists the shipped programs.
-func ProgramNames() []string { return []string{"fig51", "masterworker", "ring", "probe"} }
+func ProgramNames() []string { return []string{"fig51", "masterworker", "ring", "probe", "gather"} }

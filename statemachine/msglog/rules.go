@@ -113,7 +113,7 @@ func (p *Process) run(out []core.Effect) ([]core.Effect, error) {
 			continue
 		}
 		if p.ckDue {
-			if !p.ackWait() {
+			if !p.ckWait() {
 				return out, nil
 			}
 			p.ckDue = false
@@ -133,7 +133,7 @@ func (p *Process) run(out []core.Effect) ([]core.Effect, error) {
 		case OpIprobe:
 			out, progressed = p.probe(o, out)
 		case OpCheckpoint:
-			if p.ackWait() {
+			if p.ckWait() {
 				p.st.PC++
 				out, progressed = p.checkpoint(out), true
 			}
@@ -162,6 +162,12 @@ func (p *Process) ackWait() bool {
 		return true
 	}
 	return p.pendingDet == 0
+}
+
+// ckWait is ackWait for a checkpoint; the literal reading of ambiguity C
+// (MutantRemoveLiveLastID) checkpoints at once.
+func (p *Process) ckWait() bool {
+	return p.cfg.Mutant == MutantRemoveLiveLastID || p.ackWait()
 }
 
 // send is application_send (lines 70–73, with ambiguity A's 1-based
