@@ -291,6 +291,10 @@ func (nd *Node) RunTicks(ctx context.Context, epoch time.Time) error {
 	return nd.run(ctx)
 }
 
+// Tick is the tick a node run by RunTicks had reached when RunTicks
+// returned (the tick in which it stopped); call it only after.
+func (nd *Node) Tick() uint64 { return nd.tick }
+
 func (nd *Node) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer nd.shutdown()

@@ -196,6 +196,9 @@ type runHeader struct {
 	Detector string `json:"detector"`
 	Start    int64  `json:"start"` // Unix nanoseconds when the scenario started
 	Kills    []kill `json:"kills"`
+	// StopTicks[r], in a run in ticks, is the tick rank r stopped in (-1:
+	// killed, or never said).
+	StopTicks []int64 `json:"stop_ticks,omitempty"`
 	// fd is the heartbeat detector's run beside the protocol's (Detector
 	// names its model), written to detectorDir.
 	fd *runHeader
@@ -659,11 +662,25 @@ loop:
 	}
 	// The deferred clean-up waits for the exits, killing what lingers.
 	grace := time.After(10 * time.Second)
+	stopTick := func(hd *runHeader, r int, k string) {
+		if hd.StopTicks == nil {
+			hd.StopTicks = slices.Repeat([]int64{-1}, n)
+		}
+		if t, err := strconv.ParseInt(k, 10, 64); err == nil {
+			hd.StopTicks[r] = t
+		}
+	}
 	for slices.ContainsFunc(kids, func(c *child) bool { return !c.exited }) {
 		select {
 		case ev := <-events:
 			if ev.line == "" {
 				kids[ev.rank].exited = true
+			}
+			if k, ok := strings.CutPrefix(ev.line, "stopped "); ok {
+				stopTick(h, ev.rank, k)
+			}
+			if k, ok := strings.CutPrefix(ev.line, "fdstopped "); ok && h.fd != nil {
+				stopTick(h.fd, ev.rank, k)
 			}
 		case <-grace:
 			return res, nil
@@ -861,7 +878,11 @@ func printRun(w io.Writer, rep *runReport, name string) {
 			for _, rt := range p.Returns {
 				vals = append(vals, fmt.Sprintf("%s%d", runScenarios[rep.Model].label, rt.Instance))
 			}
-			fmt.Fprintf(w, "p%d (killed) had %d outputs before it died: %s\n", p.Rank, len(p.Returns), strings.Join(vals, " "))
+			if len(vals) == 0 {
+				fmt.Fprintf(w, "p%d (killed) had no output before it died\n", p.Rank)
+			} else {
+				fmt.Fprintf(w, "p%d (killed) had %d outputs before it died: %s\n", p.Rank, len(p.Returns), strings.Join(vals, " "))
+			}
 		}
 	}
 	live := 0

@@ -45,6 +45,8 @@ type nodeMeta struct {
 // the detector's suspicions replace the parent's.
 //
 //	in:  stop, or end of input              shut down, exit 0
+//	out: stopped K, fdstopped K             in ticks: the tick the node (the
+//	                                        detector's node) stopped in
 func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run-node", flag.ContinueOnError)
 	model := fs.String("model", "", "model name")
@@ -264,14 +266,17 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		done()
 	}
 	runErr := make(chan error, 2)
+	sideDone := make(chan error, 1)
 	if side != nil {
 		for _, in := range side.calls {
 			side.node.Call(in) // stepped in tick 0
 		}
 		go func() {
-			if err := side.node.RunTicks(ctx, epoch); err != nil {
+			err := side.node.RunTicks(ctx, epoch)
+			if err != nil {
 				runErr <- err
 			}
+			sideDone <- err
 		}()
 	}
 	go func() {
@@ -298,8 +303,18 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 			q, isSuspect := strings.CutPrefix(l, "suspect ")
 			switch {
 			case !ok || l == "stop":
+				// A run in ticks reports the tick each node stopped in:
+				// validate replays the ticks every live node finished.
 				cancel()
-				return <-runErr
+				err := <-runErr
+				if cfg.Timing == env.BoundedDelay {
+					say("stopped %d", node.Tick())
+				}
+				if side != nil {
+					<-sideDone
+					say("fdstopped %d", side.node.Tick())
+				}
+				return err
 			case isSuspect:
 				r, err := strconv.Atoi(q)
 				if err != nil {

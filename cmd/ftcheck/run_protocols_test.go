@@ -130,8 +130,9 @@ func TestRunDetectorsKillValidate(t *testing.T) {
 // mid-example, leaves P2^0 waiting forever: the run misses its deadline
 // (exit 1) and validity fails at the quiescent end of the trace. Ringfd's
 // observe-successor makes daemon d wait for heartbeats from d+1, which
-// sends them to d+2: d reports a live daemon (run exit 1), and validate
-// finds strong accuracy violated (tried up to 3 times, see
+// sends them to d+2: d reports a live daemon at its first timeout, tick
+// 12, before the kill at 1 s (tick 20) whose detection ends the run (run
+// exit 1), and validate finds strong accuracy violated (tried up to 3 times, see
 // below). Gossipfd's never-suspect never declares
 // the killed host: the run misses its deadline and completeness fails once
 // a live host passes the bound round.
@@ -147,7 +148,7 @@ func TestRunMutantsRejectedByValidate(t *testing.T) {
 	}{
 		{[]string{"correction", "--P", "8", "--mutant", "redeliver-on-correction"}, 0, "no-duplicates violated", false},
 		{[]string{"replica", "--program", "mid-example", "--procs", "3", "--mutant", "mid-without-time", "--deadline", "1s"}, 1, "validity violated", false},
-		{[]string{"ringfd", "--n", "4", "--mutant", "observe-successor", "--kill", "2@200ms", "--deadline", "2s"}, 1, "strong-accuracy violated", true},
+		{[]string{"ringfd", "--n", "4", "--mutant", "observe-successor", "--kill", "2@1s", "--deadline", "3s"}, 1, "strong-accuracy violated", true},
 		{[]string{"gossipfd", "--n", "4", "--mutant", "never-suspect", "--kill", "2@200ms", "--deadline", "2500ms"}, 1, "completeness violated", true},
 	} {
 		// A run in ticks is replayed only up to the last tick every live

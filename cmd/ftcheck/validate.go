@@ -133,7 +133,7 @@ func validateDir(dir string) (*validateReport, string, error) {
 	var unchecked int
 	var cut uint64
 	if em.Config().Timing == env.BoundedDelay {
-		if cut, unchecked, err = lastFullTick(logs, killed); err != nil {
+		if cut, unchecked, err = lastFullTick(logs, killed, h.StopTicks); err != nil {
 			return nil, "", usageFor(validateHelp, "validate %s: %v", dir, err)
 		}
 	}
@@ -239,12 +239,13 @@ type merged struct {
 	ticks         uint64 // under bounded delay, the model's tick at the end
 }
 
-// lastFullTick, for a run in ticks, drops every line from the last tick of
-// the live process that stopped first on: a process stops at its own
-// moment, maybe in the middle of a tick, and the model could not advance
-// past a tick whose due steps were never taken. It returns that tick and
+// lastFullTick, for a run in ticks, drops every line from the tick in
+// which the first live process stopped on (stopTicks, as the processes
+// said; without it, the tick of its last line): a process stops at its
+// own moment, maybe in the middle of a tick, and the model could not
+// advance past a tick whose due steps were never taken. It returns that tick and
 // how many lines it dropped; a line without a tick is an error.
-func lastFullTick(logs []*rankTrace, killed map[int]bool) (uint64, int, error) {
+func lastFullTick(logs []*rankTrace, killed map[int]bool, stopTicks []int64) (uint64, int, error) {
 	cut := uint64(math.MaxUint64)
 	for q, l := range logs {
 		for i, r := range l.recs {
@@ -256,7 +257,10 @@ func lastFullTick(logs []*rankTrace, killed map[int]bool) (uint64, int, error) {
 			continue
 		}
 		last := uint64(0)
-		if len(l.recs) > 0 {
+		switch {
+		case q < len(stopTicks) && stopTicks[q] >= 0: // the tick it stopped in, logged or silent
+			last = uint64(stopTicks[q])
+		case len(l.recs) > 0:
 			last = *l.recs[len(l.recs)-1].Tick
 		}
 		cut = min(cut, last)
