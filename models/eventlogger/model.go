@@ -67,8 +67,11 @@ type Params struct {
 	Delta  int
 	// Retransmit is Paxos's retransmission timeout in ticks (0: 2Δ+1).
 	Retransmit int
-	Mutant     mutant.Name
-	CrashProb  float64
+	// ForgetCrashed replaces a crashed process's node by its Forget (its
+	// initial state: no property reads a node), env.Config.ForgetCrashed.
+	ForgetCrashed bool
+	Mutant        mutant.Name
+	CrashProb     float64
 }
 
 func (p Params) config() el.Config {
@@ -172,10 +175,11 @@ func NewModel(p Params) (*env.Model, error) {
 			}
 			return n
 		},
-		Schedules:  [][][]core.Input{p.Schedule()},
-		Survivors:  p.survivors(),
-		Properties: Properties(p),
-		CrashProb:  p.CrashProb,
+		Schedules:     [][][]core.Input{p.Schedule()},
+		Survivors:     p.survivors(),
+		Properties:    Properties(p),
+		CrashProb:     p.CrashProb,
+		ForgetCrashed: p.ForgetCrashed,
 		Codec: env.Codec{
 			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return el.DecodeNode(b, r, c) },
 			Message: func(b []byte) (core.Message, error) { return el.DecodeMessage(b, c) },
@@ -254,11 +258,12 @@ type flags struct {
 	dup, retransmit         int
 	recoveries              int
 	remove, crashLogger     bool
+	forget                  bool
 	timing                  string
 	fs                      *flag.FlagSet
 }
 
-var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "loss", "dup", "recoveries", "timing", "delta", "retransmit", "mutant"}
+var flagNames = []string{"logger", "deployment", "procs", "f", "saves", "remove", "crashes", "crash-logger", "loss", "dup", "recoveries", "timing", "delta", "retransmit", "forget-crashed", "mutant"}
 
 func bind(fs *flag.FlagSet, def Params) *flags {
 	f := &flags{fs: fs}
@@ -276,6 +281,7 @@ func bind(fs *flag.FlagSet, def Params) *flags {
 	fs.StringVar(&f.timing, "timing", "bounded", "bounded: every message delivered within Δ ticks, retransmission after 2Δ+1 (termination checked); async: no clock, timers fire at any step, messages overtake one another as far as FIFO channels allow (safety only; bound the search with --max-depth)")
 	fs.IntVar(&f.delta, "delta", def.Delta, "delay bound Δ in ticks under --timing bounded, 1 … 2")
 	fs.IntVar(&f.retransmit, "retransmit", 0, "Paxos's retransmission timeout in ticks, 1 … 16 (0: 2Δ+1)")
+	fs.BoolVar(&f.forget, "forget-crashed", false, "replace a crashed process's state by its initial one (no property reads a node): fewer states, the same verdicts (checker/env forget.go); not with --recoveries")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return f
 }
@@ -302,9 +308,12 @@ func (f *flags) build() (Params, error) {
 		return Params{}, fmt.Errorf("--logger: %v", err)
 	}
 	p := Params{Kind: k, Procs: f.procs, F: f.f, Saves: f.saves, Remove: f.remove, Crashes: f.crashes,
-		CrashLogger: f.crashLogger, Loss: f.loss, Dup: f.dup, Retransmit: f.retransmit, Recoveries: f.recoveries, Delta: f.delta, Mutant: mutant.Name(f.mut)}
+		CrashLogger: f.crashLogger, Loss: f.loss, Dup: f.dup, Retransmit: f.retransmit, ForgetCrashed: f.forget, Recoveries: f.recoveries, Delta: f.delta, Mutant: mutant.Name(f.mut)}
 	if p.Recoveries > 0 && p.Crashes == 0 {
 		return p, fmt.Errorf("--recoveries %d needs --crashes ≥ 1: only a crashed process restarts", p.Recoveries)
+	}
+	if p.ForgetCrashed && p.Recoveries > 0 {
+		return p, fmt.Errorf("--forget-crashed: not with --recoveries (a restart reads the stable state a forgotten node has lost)")
 	}
 	if p.Loss > 0 && k == el.Centralized {
 		return p, fmt.Errorf("--loss: the centralized logger's channels are reliable (§5.1.1)")
@@ -382,7 +391,7 @@ func (f *flags) own2() map[string]string {
 	return map[string]string{
 		"logger": f.logger, "deployment": f.deployment, "procs": fmt.Sprint(f.procs), "f": fmt.Sprint(f.f),
 		"saves": fmt.Sprint(f.saves), "remove": fmt.Sprint(f.remove), "crashes": fmt.Sprint(f.crashes),
-		"crash-logger": fmt.Sprint(f.crashLogger), "loss": fmt.Sprint(f.loss), "dup": fmt.Sprint(f.dup), "recoveries": fmt.Sprint(f.recoveries), "timing": "bounded", "delta": fmt.Sprint(f.delta), "retransmit": fmt.Sprint(f.retransmit), "mutant": f.mut,
+		"crash-logger": fmt.Sprint(f.crashLogger), "loss": fmt.Sprint(f.loss), "dup": fmt.Sprint(f.dup), "recoveries": fmt.Sprint(f.recoveries), "timing": "bounded", "delta": fmt.Sprint(f.delta), "retransmit": fmt.Sprint(f.retransmit), "forget-crashed": fmt.Sprint(f.forget), "mutant": f.mut,
 		registry.ModelParam: "eventlogger",
 	}
 }
