@@ -5,6 +5,7 @@
 //	                    [--property NAME[,NAME]] [--mutant NAME] [--json] [--out DIR]
 //	ftcheck simulate MODEL [model flags] [--walks w] [--seed s] [--json]
 //	ftcheck replay TRACE.json [--json] [--html FILE] [--itf FILE] [--shrink]
+//	ftcheck merge [--json] [--out DIR] FILE…   (the --result files of check or simulate --shard K/N)
 //	ftcheck version
 //
 // Every subcommand's -h (and ftcheck -h, ftcheck help) prints its flags on
