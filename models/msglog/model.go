@@ -76,6 +76,12 @@ func (p Params) Config() (*ml.Config, el.Config, error) {
 	return c, ec, c.Validate()
 }
 
+// program is p's program (Config checked it).
+func (p Params) program() ml.Program {
+	prog, _ := ml.Programs[p.Program](p.Procs)
+	return prog
+}
+
 // NewModel builds the environment of p: the application processes (ranks
 // 0 … procs-1) and the logger's nodes, reliable FIFO channels (§5.1.1), a
 // perfect failure detector, crash-recovery. Under the centralized logger

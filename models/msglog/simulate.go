@@ -210,7 +210,13 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 	delayed := fs.Bool("delayed-ack", false, "§5.2's delayed acknowledgements")
 	seed := fs.Uint64("seed", 0, "0: the fixed schedule (the highest rank's action first: for fig51, the figure's order); otherwise a seeded random schedule")
 	mut := fs.String("mutant", "", "test-only broken variant")
+	walks := fs.Int("walks", 0, "also run this many seeded random walks of the check model (every property checked at every step), 0 … 100000")
+	concurrent := fs.Bool("concurrent", false, "random walks: a process may crash while another is down or replaying (default: one failure at a time)")
+	crashes := fs.Int("crashes", 4, "random walks: crashes per run (each restarted), 0 … 64")
 	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
+		if *walks < 0 || *walks > 100000 || *crashes < 0 || *crashes > 64 {
+			return nil, fmt.Errorf("--walks 0 … 100000, --crashes 0 … 64")
+		}
 		fl := &flags{program: *program, procs: *procs, logger: *logger, f: *f, crashes: 1, recoveries: 1, ckEvery: *ckEvery, delayedAck: *delayed, mut: *mut}
 		if *procs < 2 || *procs > ml.MaxProcs {
 			return nil, fmt.Errorf("--procs %d: want 2 … %d", *procs, ml.MaxProcs)
@@ -279,6 +285,33 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		fmt.Fprintf(&b, "outputs %v, failure-free %v, equal: %v\n", run.Outputs, ff.Outputs, equal)
 		if run.Violation != "" {
 			fmt.Fprintf(&b, "violation: %s\n", run.Violation)
+		}
+		if *walks > 0 {
+			wp := p
+			wp.Crashes = *crashes
+			cr, err := Campaign(wp, *walks, 0.01, *concurrent, max(*seed, 1))
+			if err != nil {
+				return nil, err
+			}
+			rep.Mode = "scenario+random-walks"
+			msgs := 0
+			for _, ops := range wp.program().Procs {
+				for _, o := range ops {
+					if o.Kind == ml.OpSend {
+						msgs++
+					}
+				}
+			}
+			rep.Figures["walks"], rep.Figures["walk_steps"], rep.Figures["walk_crashes"], rep.Figures["walk_restarts"] = cr.Runs, cr.Steps, cr.Crashes, cr.Restarts
+			rep.Figures["walk_deliveries"], rep.Figures["walks_finished"] = cr.Delivered, cr.Finished
+			fmt.Fprintf(&b, "random walks: %d runs, %d steps, %d crashes and %d restarts, %d deliveries (%d application messages per failure-free run), %d runs finished with the failure-free outputs\n",
+				cr.Runs, cr.Steps, cr.Crashes, cr.Restarts, cr.Delivered, msgs, cr.Finished)
+			if cr.Violation != "" {
+				rep.Violations = append(rep.Violations, registry.ViolationRef{Property: strings.SplitN(cr.Violation, ":", 2)[0]})
+				fmt.Fprintf(&b, "violation in run %d: %s\n", cr.Run, cr.Violation)
+			} else {
+				b.WriteString("every invariant held at every step\n")
+			}
 		}
 		rep.Text = b.String()
 		return rep, nil

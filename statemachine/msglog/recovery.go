@@ -45,7 +45,14 @@ func (p *Process) resend(j core.Rank, k uint64, out []core.Effect) []core.Effect
 			out = append(out, core.Send(j, App{Seq: l.Seq, Val: l.Val}))
 		}
 	}
-	return append(out, core.Send(j, Counters{Recv: p.arrived(j), Sent: p.st.SeqSent[j]}))
+	out = append(out, core.Send(j, Counters{Recv: p.arrived(j), Sent: p.st.SeqSent[j]}))
+	if p.inc > 0 && !p.counters[j] {
+		// Two failures at once: this process restarted while j was down
+		// (its RESEND_FROM to j was lost), and it still waits for j's
+		// COUNTERS. It asks again, for what came after what it has.
+		out = append(out, core.Send(j, ResendFrom{Recv: p.arrived(j)}))
+	}
+	return out
 }
 
 // arrived is how many of j's messages this process has received: the ones

@@ -1,0 +1,126 @@
+package msglog
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/checker/env"
+	"github.com/ftkernel/ftkernel/core"
+	ml "github.com/ftkernel/ftkernel/statemachine/msglog"
+)
+
+// CampaignResult sums random runs with crashes and restarts.
+type CampaignResult struct {
+	Runs, Steps, Crashes, Restarts, Delivered, Finished int
+	// Violation is the first property violated ("" if none), with its run.
+	Violation string
+	Run       int
+}
+
+// Campaign runs walks seeded random schedules of p's program: at each step
+// a live application process crashes with probability crashProb while
+// the budget p.Crashes lasts, and every crashed process restarts as soon
+// as the environment allows (every survivor told); the other actions are
+// drawn uniformly. Every invariant is checked after every step, and each
+// run must end with every process done and its outputs equal to the
+// failure-free run's. Unless concurrent, a process crashes only when no
+// other is down or replaying (one failure at a time, the case Algorithm 4
+// is written for).
+func Campaign(p Params, walks int, crashProb float64, concurrent bool, seed uint64) (CampaignResult, error) {
+	var out CampaignResult
+	p.Recoveries = p.Crashes
+	m, err := NewModel(p)
+	if err != nil {
+		return out, err
+	}
+	ff, err := Simulate(p, Crash{}, 0)
+	if err != nil {
+		return out, err
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xC0FFEE))
+	var buf []checker.Action
+	for run := range walks {
+		w := m.Init()[0]
+		out.Runs++
+		for step := 0; step < 1_000_000; step++ {
+			buf = m.Actions(w, buf[:0])
+			var acts, crashes []checker.Action
+			var rec *checker.Action
+			for _, a := range buf {
+				switch a.Kind {
+				case env.Crash:
+					if int(a.P) < p.Procs {
+						crashes = append(crashes, a)
+					}
+				case env.Recover:
+					rec = &a
+				case env.Lose, env.Duplicate:
+				default:
+					acts = append(acts, a)
+				}
+			}
+			var a checker.Action
+			switch {
+			case rec != nil:
+				a = *rec
+				out.Restarts++
+			case len(crashes) > 0 && (concurrent || settled(w, p.Procs)) && rng.Float64() < crashProb:
+				a = crashes[rng.IntN(len(crashes))]
+				out.Crashes++
+			case len(acts) > 0:
+				a = acts[rng.IntN(len(acts))]
+			default:
+				step = 1_000_000
+				continue
+			}
+			if w, err = m.Apply(w, a); err != nil {
+				return out, err
+			}
+			out.Steps++
+			if _, ok := deliveredApp(w); ok {
+				out.Delivered++
+			}
+			if v := violated(m, w); v != "" {
+				out.Violation, out.Run = v, run
+				return out, nil
+			}
+		}
+		for q := range core.Rank(p.Procs) {
+			if w.Crashed(q) || !proc(w, q).Done() {
+				out.Violation, out.Run = fmt.Sprintf("termination: a run ended with %v", proc(w, q)), run
+				return out, nil
+			}
+		}
+		out.Finished++
+		for q := range core.Rank(p.Procs) {
+			if lastOutput(w, q) != ff.Outputs[q] {
+				out.Violation, out.Run = fmt.Sprintf("outputs: p%d output %d, failure-free %d", q, lastOutput(w, q), ff.Outputs[q]), run
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+// deliveredApp reports whether the world's last step delivered an
+// application message to the application (a recv record).
+func deliveredApp(w *env.World) (ml.Event, bool) {
+	for _, e := range w.LastEffects() {
+		if ev, ok := e.Value.(ml.Event); ok && e.Kind == core.EffDeliver && ev.Kind == ml.EvRecv {
+			return ev, true
+		}
+	}
+	return ml.Event{}, false
+}
+
+// settled reports whether every application process is up and none is
+// replaying its determinants.
+func settled(w *env.World, procs int) bool {
+	for q := range core.Rank(procs) {
+		if w.Crashed(q) || proc(w, q).Recovering() {
+			return false
+		}
+	}
+	return true
+}
