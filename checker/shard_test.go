@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -110,5 +111,38 @@ func TestParseShard(t *testing.T) {
 		if (err == nil) != ok {
 			t.Errorf("ParseShard(%q): err %v", s, err)
 		}
+	}
+}
+
+// TestFingerprintCodec: a sorted set written by WriteFingerprints reads
+// back equal, in about log2(2^64/n)/7 bytes a fingerprint; a truncated
+// stream or an unsorted set is an error.
+func TestFingerprintCodec(t *testing.T) {
+	g := &grid{N: 60}
+	r := BFS[pt](g, Options{Workers: 1, Split: &Split{Shard: 0, Shards: 1}})
+	var buf bytes.Buffer
+	n, err := WriteFingerprints(&buf, r.Fingerprints)
+	if err != nil || n != int64(buf.Len()) {
+		t.Fatalf("wrote %d bytes (%d in the buffer), err %v", n, buf.Len(), err)
+	}
+	if per := float64(n) / float64(len(r.Fingerprints)); per < 7 || per > 8.5 {
+		t.Errorf("%.2f bytes per fingerprint for %d, want about 7", per, len(r.Fingerprints))
+	}
+	fr := NewFingerprintReader(bytes.NewReader(buf.Bytes()), r.States)
+	var back []uint64
+	for fp, ok := fr.Next(); ok; fp, ok = fr.Next() {
+		back = append(back, fp)
+	}
+	if fr.Err() != nil || !slices.Equal(back, r.Fingerprints) {
+		t.Fatalf("read back %d of %d fingerprints, err %v", len(back), len(r.Fingerprints), fr.Err())
+	}
+	short := NewFingerprintReader(bytes.NewReader(buf.Bytes()[:buf.Len()-3]), r.States)
+	for _, ok := short.Next(); ok; _, ok = short.Next() {
+	}
+	if short.Err() == nil {
+		t.Error("a truncated set read without error")
+	}
+	if _, err := WriteFingerprints(&buf, []uint64{5, 3}); err == nil {
+		t.Error("an unsorted set written without error")
 	}
 }
