@@ -90,3 +90,31 @@ func TestBGMOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzADSDDiagnose: Diagnose over any TESTED_UP vector (pointers anywhere, * included) returns
+// one bit per node, never a panic, and never diagnoses x itself faulty.
+func FuzzADSDDiagnose(f *testing.F) {
+	f.Add([]byte{2, 255, 3, 6, 255, 255, 7, 0}, uint8(2))
+	f.Add([]byte{1, 0}, uint8(0))
+	f.Fuzz(func(t *testing.T, ptrs []byte, x uint8) {
+		n := len(ptrs)
+		if n < 2 || n > 64 {
+			return
+		}
+		a, err := NewADSD(n, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		xr := core.Rank(int(x) % n)
+		for k, p := range ptrs {
+			a.TestedUp[xr][k] = core.NoRank
+			if int(p) < n {
+				a.TestedUp[xr][k] = core.Rank(p)
+			}
+		}
+		d := a.Diagnose(xr)
+		if len(d) != n || d[xr] {
+			t.Fatalf("Diagnose(%d) over %v = %v", xr, a.TestedUp[xr], d)
+		}
+	})
+}
