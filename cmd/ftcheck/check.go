@@ -122,7 +122,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		if fs.Lookup("forget-crashed") == nil {
 			// The models that forget crashed processes define the flag
 			// themselves; the others refuse it below.
-			fs.BoolVar(&forgetUnsupported, "forget-crashed", false, "forget a crashed process's state (not supported by this model: era, correction, gossipfd, replica and ringfd have it)")
+			fs.BoolVar(&forgetUnsupported, "forget-crashed", false, "forget a crashed process's state (not supported by this model: era, correction, gossipfd, replica, ringfd and eventlogger have it)")
 		}
 		fs.BoolVar(&mutants, "mutants", false, "after the check, check every mutant at the same bounds and print which property catches it; a surviving mutant is a failure (exit 1); not with --mutant")
 		fs.IntVar(&workers, "workers", 0, fmt.Sprintf("parallel workers, 0 to %d (0: one per CPU); results do not depend on it", maxWorkers))
@@ -144,7 +144,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	}
 	help := "ftcheck check " + p.Name + " -h"
 	if forgetUnsupported {
-		return usageFor(help, "check %s: --forget-crashed: %s does not forget crashed processes (only the message-passing models whose nodes have a Forget do: era, correction, gossipfd, replica, ringfd)", p.Name, p.Name)
+		return usageFor(help, "check %s: --forget-crashed: %s does not forget crashed processes (only the message-passing models whose nodes have a Forget do: era, correction, gossipfd, replica, ringfd, eventlogger)", p.Name, p.Name)
 	}
 	if err := checkGenericFlags(fs); err != nil {
 		return usageFor(help, "check %s: %v", p.Name, err)
