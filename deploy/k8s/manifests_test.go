@@ -68,7 +68,7 @@ func TestManifests(t *testing.T) {
 		}
 		kind := strings.TrimSuffix(strings.TrimSuffix(f, "-shards.yaml"), "-merge.yaml")
 		if strings.HasSuffix(f, "-merge.yaml") {
-			if want := fmt.Sprintf("ftcheck merge"); !strings.Contains(script, want) || !strings.Contains(script, "/results/"+kind+"-*.shard") {
+			if want := "ftcheck merge"; !strings.Contains(script, want) || !strings.Contains(script, "/results/"+kind+"-*.shard") {
 				t.Errorf("%s: %q does not merge /results/%s-*.shard", f, script, kind)
 			}
 			continue
