@@ -259,7 +259,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fs.StringVar(&detector, "detector", "perfect", "with a protocol that uses a failure detector (era, replica): perfect (ftcheck tells the survivors of each death) "+
 			"or a heartbeat detector, ringfd or gossipfd, run in every process beside the protocol (its defaults as in ftcheck run ringfd|gossipfd), "+
 			"its suspicions the protocol's; its own trace goes to TRACE-DIR/detector")
-		fs.Var(&kills, "kill", "RANK@DURATION: SIGKILL the rank that long after every process is connected and the scenario started (repeatable)")
+		fs.Var(&kills, "kill", "RANK@DURATION: SIGKILL the rank that long after every process is connected and the scenario started; at 0s, before it starts (repeatable)")
 		if fs.Lookup("seed") == nil { // else the model's own --seed is the scenario's
 			fs.Uint64Var(&seed, "seed", 1, "seed of the processes' inputs")
 		}
@@ -571,7 +571,13 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	}
 	killNow := make(chan int, len(h.Kills))
 	for i, k := range h.Kills {
-		t := time.AfterFunc(time.Until(start.Add(k.At)), func() { killNow <- i })
+		// A kill at 0 is made at once, before the scenario starts: the
+		// rank never takes a step (a process dead from the start).
+		after := time.Until(start.Add(k.At))
+		if k.At == 0 {
+			after = 0
+		}
+		t := time.AfterFunc(after, func() { killNow <- i })
 		defer t.Stop()
 	}
 	timeout := time.NewTimer(deadline)
