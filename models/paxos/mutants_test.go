@@ -46,6 +46,29 @@ func TestMutantForgetPromiseOnRestart(t *testing.T) {
 	}
 }
 
+// TestMutantForgetPromiseAgreement: the same mutant caught by a safety
+// property. p0 and p1 compete (Fig. 2.1); only the acceptor p2 crashes and
+// restarts, and one message may be lost. p2 promises p1's ballot 2,
+// restarts promising nothing and votes for p0's ballot 1 with p3, whose
+// PREPARE of ballot 2 was lost; ballot 2 is chosen by p2 and p4, whose
+// promises carried no vote: the live learners p0 and p1 decide different
+// values in instance 0 (statemachine/paxos testdata
+// mutant_forget_promise_compete.txt, message by message). Random walks
+// find it in 45 steps. Under Δ = 1 without a loss it cannot happen (a
+// PREPARE sent at tick 0 reaches p3 before any ACCEPT, sent at tick 2
+// at the earliest): docs/paxos.md gives the complete depth-first search.
+func TestMutantForgetPromiseAgreement(t *testing.T) {
+	rep := modeltest.Simulate(t, "paxos", "--proposers", "2", "--acceptors", "3", "--instances", "2", "--compete",
+		"--crashes", "1", "--recoveries", "1", "--crashable", "2", "--loss", "1", "--dup", "0", "--crash-prob", "0.2",
+		"--walks", "3000", "--mutant", "forget-promise-on-restart")
+	if len(rep.Violations) == 0 {
+		t.Fatalf("survived: %s", rep.Text)
+	}
+	if v := rep.Violations[0]; v.Property != "agreement" || v.Steps != 45 {
+		t.Fatalf("caught by %s after %d steps, want agreement after 45", v.Property, v.Steps)
+	}
+}
+
 // TestMutantsRandomWalks: the walks of `ftcheck simulate paxos` at 2
 // proposers, 3 acceptors, 3 commands, 2 crashes, 2 restarts and 3 losses
 // catch learn-on-minority (agreement, 63 steps), and ignore-promised-value
