@@ -54,13 +54,18 @@ func TestMutantForgetPromiseOnRestart(t *testing.T) {
 // promises carried no vote: the live learners p0 and p1 decide different
 // values in instance 0 (statemachine/paxos testdata
 // mutant_forget_promise_compete.txt, message by message). Random walks
-// find it in 45 steps. Under Δ = 1 without a loss it cannot happen (a
-// PREPARE sent at tick 0 reaches p3 before any ACCEPT, sent at tick 2
-// at the earliest): docs/paxos.md gives the complete depth-first search.
+// find it in 45 steps; the correct code holds on the same walks. Under
+// Δ = 1 without a loss it cannot happen (a PREPARE sent at tick 0 reaches
+// p3 before any ACCEPT, sent at tick 2 at the earliest): docs/paxos.md
+// gives the complete depth-first search.
 func TestMutantForgetPromiseAgreement(t *testing.T) {
-	rep := modeltest.Simulate(t, "paxos", "--proposers", "2", "--acceptors", "3", "--instances", "2", "--compete",
+	args := []string{"--proposers", "2", "--acceptors", "3", "--instances", "2", "--compete",
 		"--crashes", "1", "--recoveries", "1", "--crashable", "2", "--loss", "1", "--dup", "0", "--crash-prob", "0.2",
-		"--walks", "3000", "--mutant", "forget-promise-on-restart")
+		"--walks", "3000"}
+	if rep := modeltest.Simulate(t, "paxos", args...); len(rep.Violations) > 0 {
+		t.Fatalf("the correct code fails the walks: %s", rep.Text)
+	}
+	rep := modeltest.Simulate(t, "paxos", append(args, "--mutant", "forget-promise-on-restart")...)
 	if len(rep.Violations) == 0 {
 		t.Fatalf("survived: %s", rep.Text)
 	}
