@@ -85,7 +85,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	fs.IntVar(&f.core, "core", d.Core, fmt.Sprintf("number of core members N (ranks 0…N-1; p0 is the sequencer or coordinator), 2 … %d", MaxCheckCore))
 	fs.IntVar(&f.msgs, "messages", d.Messages, fmt.Sprintf("messages each member broadcasts M, 1 … %d", MaxCheckMessages))
 	fs.IntVar(&f.k, "k", d.K, "consensus: received messages per consensus instance k, 1 … N·M")
-	fs.IntVar(&f.crashes, "crashes", d.Crashes, "crash budget: at most this many members crash, at any step; p0 only with --crash-sequencer, 0 … N-1")
+	fs.IntVar(&f.crashes, "crashes", d.Crashes, "crash budget: at most this many members crash, at any step; p0 only with --crash-sequencer; 0 … N-1 (consensus: 0 … ⌊(N-1)/2⌋, a Paxos majority)")
 	fs.BoolVar(&f.crashSequencer, "crash-sequencer", false, "p0, the sequencer or coordinator, may crash too (nothing takes over: validity and agreement fail, the safety properties hold)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
@@ -120,6 +120,9 @@ func (f *flags) params() (Params, error) {
 	}
 	p := Params{Variant: v, Core: f.core, Messages: f.msgs, K: f.k, Crashes: f.crashes,
 		CrashSequencer: f.crashSequencer, Mutant: mutant.Name(f.mut)}
+	if f := (p.Core - 1) / 2; v == ab.ConsensusBased && p.Crashes > f {
+		return p, fmt.Errorf("--crashes %d: the consensus variant's Paxos needs a majority of the %d members alive, so at most %d", p.Crashes, p.Core, f)
+	}
 	if p.Mutant != mutant.None && !slices.Contains(ab.Mutants, p.Mutant) {
 		return p, fmt.Errorf("--mutant %q: unknown abcast mutant (see ftcheck list)", f.mut)
 	}

@@ -54,7 +54,7 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 			"messages_consensus_phase1": res.Phase1, "messages_consensus_phase2": res.Phase2,
 			"messages_broadcast": res.Broadcast, "messages_seq": res.Seq, "messages_seq_ack": res.SeqAck,
 			"messages_decision": res.Decision,
-			"latency": res.Latency, "latency_consensus": res.ConsensusLatency, "deliveries": res.Delivered,
+			"latency":           res.Latency, "latency_consensus": res.ConsensusLatency, "deliveries": res.Delivered,
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "abcast %v: n=%d unstable=%d core s=%d", v, *n, *unstable, res.Core)

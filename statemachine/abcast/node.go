@@ -146,9 +146,12 @@ func (n *Node) checkMessage(m core.Message) error {
 	return nil
 }
 
-// deliver delivers id once.
+// deliver delivers id. Each rule delivers a message once by
+// construction (numbers and batches are disjoint); the two mutants that
+// deliver early skip the messages they already delivered, so that what
+// they break is the order alone.
 func (n *Node) deliver(id ID, out []core.Effect) []core.Effect {
-	if !n.delivered.add(id) {
+	if !n.delivered.add(id) && (n.is(MutantDeliverBeforeDecision) || n.is(MutantDeliverOnPayload)) {
 		return out
 	}
 	return append(out, core.Deliver(id.Key(), id))
