@@ -327,6 +327,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if !ok || em.Config().Codec.Message == nil || len(em.Init()) != 1 {
 		return usageFor(help, "run %s: the model as configured has no runnable scenario", p.Name)
 	}
+	if len(em.Config().Wakeups) > 0 {
+		return usageFor(help, "run %s: the model's synchronized clock (its clock steps) has no counterpart in a real run: use an unsynchronized variant (e.g. --start overlapped)", p.Name)
+	}
 	n := em.N()
 	crashes, _ := strconv.Atoi(fs.Lookup(sc.crashFlag).Value.String())
 	seen := map[core.Rank]bool{}
