@@ -304,8 +304,8 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 			}
 			rep.Figures["walks"], rep.Figures["walk_steps"], rep.Figures["walk_crashes"], rep.Figures["walk_restarts"] = cr.Runs, cr.Steps, cr.Crashes, cr.Restarts
 			rep.Figures["walk_deliveries"], rep.Figures["walks_finished"] = cr.Delivered, cr.Finished
-			fmt.Fprintf(&b, "random walks: %d runs, %d steps, %d crashes and %d restarts, %d deliveries (%d application messages per failure-free run), %d runs finished with the failure-free outputs\n",
-				cr.Runs, cr.Steps, cr.Crashes, cr.Restarts, cr.Delivered, msgs, cr.Finished)
+			fmt.Fprintf(&b, "random walks: %d runs, %d steps, %d crashes and %d restarts, %d deliveries (%d application messages per failure-free run), %d runs finished (outputs compared with the failure-free run's: %v)\n",
+				cr.Runs, cr.Steps, cr.Crashes, cr.Restarts, cr.Delivered, msgs, cr.Finished, deterministic(wp.program()))
 			if cr.Violation != "" {
 				rep.Violations = append(rep.Violations, registry.ViolationRef{Property: strings.SplitN(cr.Violation, ":", 2)[0]})
 				fmt.Fprintf(&b, "violation in run %d: %s\n", cr.Run, cr.Violation)

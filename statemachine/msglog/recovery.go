@@ -45,14 +45,12 @@ func (p *Process) resend(j core.Rank, k uint64, out []core.Effect) []core.Effect
 			out = append(out, core.Send(j, App{Seq: l.Seq, Val: l.Val}))
 		}
 	}
-	out = append(out, core.Send(j, Counters{Recv: p.arrived(j), Sent: p.st.SeqSent[j]}))
-	if p.inc > 0 && !p.counters[j] {
-		// Two failures at once: this process restarted while j was down
-		// (its RESEND_FROM to j was lost), and it still waits for j's
-		// COUNTERS. It asks again, for what came after what it has.
-		out = append(out, core.Send(j, ResendFrom{Recv: p.arrived(j)}))
-	}
-	return out
+	// j's request also says what j has now: k of this process's
+	// messages. A COUNTERS of j's crashed incarnation is stale; a send
+	// this process regenerates in its own replay is suppressed only up
+	// to k (the messages after k go out now, or when regenerated).
+	p.peerRecv[j], p.counters[j] = k, true
+	return append(out, core.Send(j, Counters{Recv: p.arrived(j), Sent: p.st.SeqSent[j]}))
 }
 
 // arrived is how many of j's messages this process has received: the ones
