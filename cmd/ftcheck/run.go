@@ -269,9 +269,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fs.StringVar(&traceDir, "trace", "", "write the run's logs to this directory (run.json, p<rank>.ndjson) for ftcheck validate; default: a temporary directory, removed")
 		fs.BoolVar(&asJSON, "json", false, "print one JSON summary object")
 	}
-	synopsis := "ftcheck run MODEL [model flags] [--kill RANK@DURATION …] [--seed S] [--deadline D] [--trace DIR] [--json]\n" +
+	synopsis := "ftcheck run MODEL [model flags] [--mutant NAME] [--kill RANK@DURATION …] [--seed S] [--deadline D] [--detector D] [--trace DIR] [--json]\n" +
 		"starts one OS process per rank on 127.0.0.1 and runs the model's scenario; models: " + runModels() + "\n" +
-		"exit 0: every live process finished and they agree; 1: they disagree, or a live process did not finish by --deadline;\n" +
+		"exit 0: every live process finished and they agree; 1: they disagree, a live host was reported failed, or a live process\n" +
+		"did not finish by --deadline;\n" +
 		"2: bad usage; 3: interrupted (SIGINT, SIGTERM); the children are killed in every case"
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if wantsHelp(args) {
