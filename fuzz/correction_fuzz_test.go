@@ -28,7 +28,7 @@ const fuzzCorrectionMutantEnv = "FTKERNEL_FUZZ_CORRECTION_MUTANT"
 
 // correctionMutantFromEnv reads a correction mutant name from the
 // environment variable name.
-func correctionMutantFromEnv(t testing.TB, name string) mutant.Name {
+func correctionMutantFromEnv(t tb, name string) mutant.Name {
 	t.Helper()
 	return knownMutantFromEnv(t, name, "correction", correction.Mutants)
 }
@@ -111,7 +111,7 @@ func decodeCorrectionSchedule(data []byte, mut mutant.Name) (*env.Model, *checke
 
 // runCorrectionAndCheck is the body of the fuzz target: decode, then
 // checker.Replay every property (checkTrace) of the trace.
-func runCorrectionAndCheck(t testing.TB, data []byte, mut mutant.Name) {
+func runCorrectionAndCheck(t tb, data []byte, mut mutant.Name) {
 	t.Helper()
 	m, tr, _, err := decodeCorrectionSchedule(data, mut)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 
 	eramodel "github.com/ftkernel/ftkernel/models/era"
 
@@ -19,7 +18,7 @@ import (
 )
 
 // mutantFromEnv reads an ERA mutant name from the environment variable name.
-func mutantFromEnv(t testing.TB, name string) mutant.Name {
+func mutantFromEnv(t tb, name string) mutant.Name {
 	t.Helper()
 	return knownMutantFromEnv(t, name, "ERA", era.Mutants)
 }
@@ -27,7 +26,7 @@ func mutantFromEnv(t testing.TB, name string) mutant.Name {
 // knownMutantFromEnv reads a mutant name of protocol what from the
 // environment variable name: empty is the correct protocol; a name not in
 // known fails the test, so a typo cannot silently test the correct protocol.
-func knownMutantFromEnv(t testing.TB, name, what string, known []mutant.Name) mutant.Name {
+func knownMutantFromEnv(t tb, name, what string, known []mutant.Name) mutant.Name {
 	t.Helper()
 	v := mutant.Name(strings.TrimSpace(os.Getenv(name)))
 	if v != mutant.None && !slices.Contains(known, v) {
@@ -130,7 +129,7 @@ func checkTrace(m *env.Model, tr *checker.Trace) (string, bool) {
 }
 
 // runAndCheck is the body shared by the fuzz target and its seed tests.
-func runAndCheck(t testing.TB, data []byte, mut mutant.Name) {
+func runAndCheck(t tb, data []byte, mut mutant.Name) {
 	t.Helper()
 	m, tr, err := decodeSchedule(data, mut)
 	if err != nil {

@@ -54,7 +54,7 @@ func replicaFromBytes(data []byte) (p replicamodel.Params, sched []byte, ok bool
 }
 
 // runReplicaBytes runs one fuzz input and fails t on a violated property.
-func runReplicaBytes(t testing.TB, data []byte) {
+func runReplicaBytes(t tb, data []byte) {
 	p, sched, ok := replicaFromBytes(data)
 	if !ok {
 		return
