@@ -54,6 +54,12 @@ var humanRuns = map[string][][]string{
 		{"simulate", "eventlogger", "--logger", "classic", "--procs", "4"},
 		{"simulate", "eventlogger", "--logger", "parallel", "--procs", "3", "--walks", "3", "--saves", "3"},
 	},
+	"msglog": {
+		{"check", "msglog", "--program", "gather", "--delayed-ack"},
+		{"check", "msglog", "--mutant", "gc-live-counter"},
+		{"simulate", "msglog", "--program", "fig51", "--procs", "3", "--crash", "1@3"},
+		{"simulate", "msglog", "--program", "ring", "--procs", "4", "--walks", "3", "--crashes", "2"},
+	},
 	"paxos": {
 		{"check", "paxos", "--instances", "1"},
 		{"check", "paxos", "--instances", "2", "--crashes", "0", "--compete", "--mutant", "accept-lower-ballot"},

@@ -266,14 +266,14 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "msglog program=%s procs=%d logger=%v crash=%s, %d steps\n", p.Program, p.Procs, p.Logger, *crash, run.Steps)
-		fmt.Fprintf(&b, "rolled back: %v\n", rb)
+		fmt.Fprintf(&b, "rolled back: %s\n", ints(rb))
 		keys := make([]int, 0, len(run.Replayed))
 		for q := range run.Replayed {
 			keys = append(keys, q)
 		}
 		sort.Ints(keys)
 		for _, q := range keys {
-			fmt.Fprintf(&b, "p%d replayed receives from: %v\n", q, run.Replayed[q])
+			fmt.Fprintf(&b, "p%d replayed receives from: %s\n", q, ints(run.Replayed[q]))
 		}
 		var rs []string
 		for q := range p.Procs {
@@ -282,7 +282,7 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 			}
 		}
 		fmt.Fprintf(&b, "re-sent on RESEND_FROM: [%s]; sends suppressed: %d\n", strings.Join(rs, ", "), run.Suppressed)
-		fmt.Fprintf(&b, "outputs %v, failure-free %v, equal: %v\n", run.Outputs, ff.Outputs, equal)
+		fmt.Fprintf(&b, "outputs %s, failure-free %s, equal: %v\n", ints(run.Outputs), ints(ff.Outputs), equal)
 		if run.Violation != "" {
 			fmt.Fprintf(&b, "violation: %s\n", run.Violation)
 		}
@@ -316,4 +316,13 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		rep.Text = b.String()
 		return rep, nil
 	}
+}
+
+// ints formats a list as "[2, 2, 0]".
+func ints[T int | uint64](xs []T) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(s, ", ") + "]"
 }

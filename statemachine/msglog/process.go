@@ -294,8 +294,8 @@ func appendCall(b []byte, c logCall) []byte {
 
 // String summarises the state.
 func (p *Process) String() string {
-	return fmt.Sprintf("p%d inc=%d pc=%d acc=%d sent=%v recv=%v stable=%v log=%d det_id=%d ck(pc=%d det_id=%d) pending=%d recovering=%v dets=%d inbox=%d",
-		p.me, p.inc, p.st.PC, p.st.Acc, p.st.SeqSent, p.st.SeqRecv, p.RecvStable, len(p.st.Log), p.st.DetID,
+	return fmt.Sprintf("p%d inc=%d pc=%d acc=%d sent=%s recv=%s stable=%s log=%d det_id=%d ck(pc=%d det_id=%d) pending=%d recovering=%v dets=%d inbox=%d",
+		p.me, p.inc, p.st.PC, p.st.Acc, counts(p.st.SeqSent), counts(p.st.SeqRecv), counts(p.RecvStable), len(p.st.Log), p.st.DetID,
 		p.ck.PC, p.ck.DetID, p.pendingDet, p.recovering, len(p.dets), len(p.inbox))
 }
 
@@ -314,4 +314,13 @@ func (p *Process) Recover() core.Machine {
 	r.peerRecv, r.counters, r.down = make([]uint64, n), make([]bool, n), make([]bool, n)
 	r.el = p.el.(core.Recoverable).Recover()
 	return r
+}
+
+// counts formats per-peer counters as "[0,3,1]".
+func counts(xs []uint64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.FormatUint(x, 10)
+	}
+	return "[" + strings.Join(s, ",") + "]"
 }
