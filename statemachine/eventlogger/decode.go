@@ -89,14 +89,21 @@ func DecodeNode(b []byte, r core.Rank, cfg Config) (*Node, error) {
 	n.ops = d.Uint()
 	n.calls = d.Uint()
 	n.inc = d.Uint()
-	if d.Byte() == 1 {
+	switch d.Byte() {
+	case 0:
+	case 1:
 		in, err := decodeInput(d)
 		if err != nil {
 			return nil, err
 		}
 		n.queued = in
+	default:
+		d.Fail("queued call flag")
 	}
 	if op := Op(d.Byte()); op != 0 {
+		if op < OpSave || op > OpRetrieve {
+			d.Fail("operation %d in progress", op)
+		}
 		p := &pending{Op: op}
 		p.ID = d.Uint()
 		p.Data = d.String(1 << 20)
@@ -106,14 +113,12 @@ func DecodeNode(b []byte, r core.Rank, cfg Config) (*Node, error) {
 		p.Call = d.Uint()
 		n.cur = p
 	}
-	if k := d.Len(MaxProcs); k > 0 {
-		if n.role != RoleLogger || k != cfg.Procs {
-			d.Fail("logs for %d processes", k)
-		} else {
-			for i := range k {
-				n.removed[i] = d.Uint()
-				n.logs[i] = decodeEntries(d)
-			}
+	if k := d.Len(MaxProcs); k != len(n.logs) {
+		d.Fail("logs for %d processes", k) // the centralized logger's: one per process
+	} else {
+		for i := range k {
+			n.removed[i] = d.Uint()
+			n.logs[i] = decodeEntries(d)
 		}
 	}
 	k := d.Len(1 << 16)
