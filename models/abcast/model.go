@@ -86,7 +86,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	fs.IntVar(&f.msgs, "messages", d.Messages, fmt.Sprintf("messages each member broadcasts M, 1 … %d", MaxCheckMessages))
 	fs.IntVar(&f.k, "k", d.K, "consensus: received messages per consensus instance k, 1 … N·M")
 	fs.IntVar(&f.crashes, "crashes", d.Crashes, "crash budget: at most this many members crash, at any step; p0 only with --crash-sequencer; 0 … N-1 (consensus: 0 … ⌊(N-1)/2⌋, a Paxos majority)")
-	fs.BoolVar(&f.crashSequencer, "crash-sequencer", false, "p0, the sequencer or coordinator, may crash too (nothing takes over: validity and agreement fail, the safety properties hold)")
+	fs.BoolVar(&f.crashSequencer, "crash-sequencer", false, "p0, the sequencer or coordinator, may crash too (nothing takes over: validity fails; agreement, integrity and total order hold)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
 		p, err := f.params()

@@ -32,7 +32,9 @@ func TestMutantsCaught(t *testing.T) {
 		{"--variant consensus --core 2 --messages 2 --k 3 --crashes 0 --mutant wait-full-batch", "validity", 17},
 	} {
 		t.Run(c.args, func(t *testing.T) {
-			modeltest.MustCatch(t, modeltest.Build(t, "abcast", strings.Fields(c.args)...), c.property, c.steps)
+			modeltest.MustCatch(t, modeltest.Build(t, "abcast", splitArgs(c.args)...), c.property, c.steps)
 		})
 	}
 }
+
+func splitArgs(s string) []string { return strings.Fields(s) }

@@ -12,10 +12,12 @@ import (
 // execução da difusão atômica" and it says nothing of a sequencer or coordinator that leaves.
 // Choice: the sequencer and the coordinator are fixed (rank 0), as the
 // appendix's "o primeiro nó do núcleo estável" names them, and nothing
-// takes over. A crash of rank 0 stops ordering: the safety properties
-// (integrity, total order) still hold, the liveness ones (validity,
-// agreement) do not, and `ftcheck check abcast --crash-sequencer` shows
-// it (models/abcast). Takeover would be a new sequencer elected from the
+// takes over. A crash of rank 0 stops ordering: messages it had not
+// numbered or decided are never delivered (validity fails); agreement,
+// integrity and total order still hold, since rank 0 sends a number or a
+// decision to every member in one step and channels deliver a crashed
+// sender's messages. `ftcheck check abcast --crash-sequencer` checks both
+// (models/abcast, TestCrashSequencer and TestCrashSequencerSafety). Takeover would be a new sequencer elected from the
 // DGRP view, with a consensus on the numbers already given: a different
 // protocol.
 

@@ -1,0 +1,55 @@
+package abcast_test
+
+import (
+	"testing"
+
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
+)
+
+// TestDocsCounts pins the complete breadth-first searches of
+// docs/abcast.md ("Exhaustive checks"): every property holds. The cheap
+// rows run by default, the costly ones with FTKERNEL_LONG=1.
+func TestDocsCounts(t *testing.T) {
+	modeltest.PinRows(t, "abcast", []modeltest.Counts{
+		{Args: "--variant ub --core 3 --messages 1 --crashes 0", States: 580, Transitions: 1741, Depth: 11},
+		{Args: "--variant bb --core 3 --messages 1 --crashes 0", States: 2141, Transitions: 8478, Depth: 13},
+		{Args: "--variant ub --core 3 --messages 1 --crashes 1", States: 5220, Transitions: 15077, Depth: 14},
+		{Args: "--variant bb --core 3 --messages 1 --crashes 1", States: 19269, Transitions: 65928, Depth: 16},
+		{Args: "--variant consensus --core 2 --messages 2 --k 2 --crashes 0", States: 14811, Transitions: 46099, Depth: 22},
+		{Args: "--variant consensus --core 3 --messages 1 --k 3 --crashes 0", States: 200098, Transitions: 843298, Depth: 23, Long: true},
+		{Args: "--variant consensus --core 2 --messages 2 --k 1 --crashes 0", States: 981967, Transitions: 5687949, Depth: 32, Long: true},
+		{Args: "--variant consensus --core 3 --messages 1 --k 3 --crashes 1", States: 1758302, Transitions: 7440508, Depth: 26, Long: true},
+	})
+}
+
+// TestCrashSequencer: with --crash-sequencer, p0 may crash and nothing
+// takes over (statemachine/abcast, "Sequencer crash"): the members that
+// broadcast after it crashed never deliver, so validity fails, for each
+// variant, in the runs the counterexample lengths give.
+func TestCrashSequencer(t *testing.T) {
+	for _, c := range []struct {
+		args  string
+		steps int
+	}{
+		{"--variant ub --core 3 --messages 1 --crashes 1 --crash-sequencer", 5},
+		{"--variant bb --core 3 --messages 1 --crashes 1 --crash-sequencer", 7},
+		{"--variant consensus --core 3 --messages 1 --k 3 --crashes 1 --crash-sequencer", 7},
+	} {
+		t.Run(c.args, func(t *testing.T) {
+			modeltest.MustCatch(t, modeltest.Build(t, "abcast", splitArgs(c.args)...), "validity", c.steps)
+		})
+	}
+}
+
+// TestCrashSequencerSafety: with --crash-sequencer, agreement, integrity,
+// no creation and total order still hold over the complete search (a
+// member's sends are one step, and a crashed sender's messages are still
+// delivered: a number or decision that reached one member reaches all).
+func TestCrashSequencerSafety(t *testing.T) {
+	for _, c := range []modeltest.Counts{
+		{Args: "--variant ub --core 3 --messages 1 --crashes 1 --crash-sequencer --property agreement,integrity,no-creation,total-order", States: 7540, Transitions: 24361, Depth: 14},
+		{Args: "--variant bb --core 3 --messages 1 --crashes 1 --crash-sequencer --property agreement,integrity,no-creation,total-order", States: 27833, Transitions: 108409, Depth: 16},
+	} {
+		modeltest.PinRows(t, "abcast", []modeltest.Counts{c})
+	}
+}
