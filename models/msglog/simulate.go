@@ -49,6 +49,12 @@ type Run struct {
 	// Suppressed: sends a restarted process regenerated without
 	// transmitting them.
 	Suppressed int
+	// Probes: per restarted rank, the probes its new incarnation
+	// re-executed, as "p1 reps=2".
+	Probes map[int][]string
+	// Logs: each process's sender-based log at the end, as "p1#2" (the
+	// destination and sequence number of each copy kept).
+	Logs [][]string
 	// Outputs: each process's last output.
 	Outputs   []uint64
 	Violation string
@@ -73,7 +79,7 @@ func Simulate(p Params, c Crash, seed uint64) (Run, error) {
 	if seed > 0 {
 		rng = rand.New(rand.NewPCG(seed, 0))
 	}
-	run := Run{Replayed: map[int][]int{}, Resent: map[int]int{}}
+	run := Run{Replayed: map[int][]int{}, Resent: map[int]int{}, Probes: map[int][]string{}}
 	histAtCrash := -1
 	transmitted := 0
 	var buf []checker.Action
@@ -137,6 +143,15 @@ func Simulate(p Params, c Crash, seed uint64) (Run, error) {
 			run.RolledBack = append(run.RolledBack, int(q))
 		}
 		run.Outputs = append(run.Outputs, lastOutput(w, q))
+		var l []string
+		for r := range core.Rank(p.Procs) {
+			for seq := uint64(1); seq <= proc(w, q).SeqSent(r); seq++ {
+				if proc(w, q).Logged(r, seq) {
+					l = append(l, fmt.Sprintf("%v#%d", r, seq))
+				}
+			}
+		}
+		run.Logs = append(run.Logs, l)
 	}
 	if run.Crashed {
 		h := w.History(c.Rank)
@@ -156,6 +171,8 @@ func Simulate(p Params, c Crash, seed uint64) (Run, error) {
 				run.Replayed[int(c.Rank)] = append(run.Replayed[int(c.Rank)], int(e.Peer))
 			case ml.EvSend:
 				regenerated++
+			case ml.EvProbe:
+				run.Probes[int(c.Rank)] = append(run.Probes[int(c.Rank)], fmt.Sprintf("%v reps=%d", e.Peer, e.Val))
 			}
 		}
 		sends := 0
