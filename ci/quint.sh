@@ -3,7 +3,8 @@
 # Corrected Tree broadcast with checked correction (correction*.qnt), the
 # round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt),
 # P2P-MPI replica coordination (replica*.qnt), the observation ring
-# failure detector (ringfd*.qnt) and Multi-Paxos (paxos*.qnt).
+# failure detector (ringfd*.qnt), Multi-Paxos (paxos*.qnt) and VCube
+# (vcube.qnt).
 #
 #   bash ci/quint.sh            # from the repo root (or from anywhere)
 #
@@ -290,6 +291,20 @@ paxos_checks() {
   echo "== paxos checks took $(( $(date +%s) - pstart ))s"
 }
 paxos_checks
+
+# ------------------------------------------ vcube (VCube's tester rule and timestamp merge)
+# tla/vcube.qnt, statemachine/diagnosis.VCube rule by rule; the conformance
+# both ways is the Go test models/diagnosis quint_test.go.
+echo "== vcube: tester rule and timestamp merge (tla/vcube.qnt)"
+step "typecheck vcube.qnt" "$QUINT" typecheck tla/vcube.qnt
+step "test traces/go/vcube_replay (a Go run with two events)" "$QUINT" test tla/traces/go/vcube_replay.qnt \
+  --main vcube_replay --backend typescript --seed "$SEED"
+step "run vcube8 testerRule+testsPerRound (40 samples, two events)" \
+  "$QUINT" run tla/vcube.qnt --main vcube8 --backend typescript --seed "$SEED" --max-steps 24 --max-samples 40 \
+  --invariants testerRule testsPerRound --verbosity 1
+expect_violation "vcube mutant vcube8OwnCluster (testerRule)" \
+  "$QUINT" run tla/vcube.qnt --main vcube8OwnCluster --backend typescript --seed "$SEED" --max-steps 1 \
+  --max-samples 1000 --invariant testerRule --verbosity 1
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"
