@@ -60,6 +60,11 @@ var humanRuns = map[string][][]string{
 		{"simulate", "msglog", "--program", "fig51", "--procs", "3", "--crash", "1@3"},
 		{"simulate", "msglog", "--program", "ring", "--procs", "4", "--walks", "3", "--crashes", "2"},
 	},
+	"dgrp": {
+		{"check", "dgrp"},
+		{"check", "dgrp", "--mutant", "no-events-broadcast"},
+		{"simulate", "dgrp", "--rounds", "200"},
+	},
 	"paxos": {
 		{"check", "paxos", "--instances", "1"},
 		{"check", "paxos", "--instances", "2", "--crashes", "0", "--compete", "--mutant", "accept-lower-ballot"},

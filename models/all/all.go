@@ -8,6 +8,7 @@ import (
 	// Each model registers itself from its init.
 	_ "github.com/ftkernel/ftkernel/models/abcast"
 	_ "github.com/ftkernel/ftkernel/models/correction"
+	_ "github.com/ftkernel/ftkernel/models/dgrp"
 	_ "github.com/ftkernel/ftkernel/models/diagnosis"
 	_ "github.com/ftkernel/ftkernel/models/era"
 	_ "github.com/ftkernel/ftkernel/models/eventlogger"

@@ -145,18 +145,15 @@ func (n *Node) closeRound(out []core.Effect) []core.Effect {
 }
 
 // takeSlow reports whether this round's test of j is an injected slow one.
+// closeRound asks for the peers in ascending order and n.slow is sorted by
+// round then peer, so the one to take is always first.
 func (n *Node) takeSlow(j core.Rank) bool {
-	for len(n.slow) > 0 && n.slow[0].Round < n.round {
+	for len(n.slow) > 0 && (n.slow[0].Round < n.round || n.slow[0].Round == n.round && n.slow[0].Peer < j) {
 		n.slow = n.slow[1:]
 	}
-	for i, x := range n.slow {
-		if x.Round != n.round {
-			break
-		}
-		if x.Peer == j {
-			n.slow = slices.Delete(slices.Clone(n.slow), i, i+1)
-			return true
-		}
+	if len(n.slow) > 0 && n.slow[0].Round == n.round && n.slow[0].Peer == j {
+		n.slow = n.slow[1:]
+		return true
 	}
 	return false
 }
