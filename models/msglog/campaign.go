@@ -69,7 +69,7 @@ func Campaign(p Params, walks int, crashProb float64, concurrent bool, seed uint
 			case rec != nil:
 				a = *rec
 				out.Restarts++
-			case len(crashes) > 0 && (concurrent || settled(w, p.Procs)) && rng.Float64() < crashProb:
+			case len(crashes) > 0 && (concurrent || Settled(w, p.Procs)) && rng.Float64() < crashProb:
 				a = crashes[rng.IntN(len(crashes))]
 				out.Crashes++
 			case len(acts) > 0:
@@ -125,9 +125,9 @@ func deliveredApp(w *env.World) (ml.Event, bool) {
 	return ml.Event{}, false
 }
 
-// settled reports whether every application process is up and none is
+// Settled reports whether every application process is up and none is
 // replaying its determinants.
-func settled(w *env.World, procs int) bool {
+func Settled(w *env.World, procs int) bool {
 	for q := range core.Rank(procs) {
 		if w.Crashed(q) || proc(w, q).Recovering() {
 			return false

@@ -1,6 +1,7 @@
 package msglog
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -63,7 +64,8 @@ func (m Counters) String() string   { return fmt.Sprintf("COUNTERS(recv=%d, sent
 // package's message tags (otherwise it is the event logger's).
 func IsProtocolMessage(b []byte) bool { return len(b) > 0 && b[0] >= tagApp && b[0] <= tagCounters }
 
-// DecodeMessage reads a message written by AppendBinary. Errors wrap
+// DecodeMessage reads a message written by AppendBinary; only the
+// canonical encoding is accepted (no redundant varint bytes). Errors wrap
 // core.ErrMalformed; it never panics.
 func DecodeMessage(b []byte) (core.Message, error) {
 	d := core.NewDecoder(b)
@@ -82,6 +84,9 @@ func DecodeMessage(b []byte) (core.Message, error) {
 	}
 	if err := d.Finish(); err != nil {
 		return nil, err
+	}
+	if !bytes.Equal(m.AppendBinary(nil), b) {
+		return nil, fmt.Errorf("%w: %x is not the canonical encoding of %v", core.ErrMalformed, b, m)
 	}
 	return m, nil
 }
