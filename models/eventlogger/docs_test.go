@@ -22,6 +22,10 @@ func TestDocsCounts(t *testing.T) {
 		{Args: "--logger parallel --procs 2 --f 1 --crashes 1 --forget-crashed", States: 278707, Depth: 75, Long: true},
 		{Args: "--logger classic --procs 1 --f 1 --crashes 1 --retransmit 7", States: 462508, Depth: 104, Long: true},
 		{Args: "--logger classic --procs 1 --f 1 --crashes 1 --retransmit 7 --forget-crashed", States: 339100, Depth: 85, Long: true},
+		{Args: "--logger classic --procs 1 --f 1 --crashes 0", States: 65146, Depth: 98, Long: true},
+		{Args: "--logger classic --procs 1 --f 1 --crashes 0 --retransmit 4", States: 41569, Depth: 84, Long: true},
+		{Args: "--logger classic --procs 1 --f 1 --crashes 0 --retransmit 5", States: 1244, Depth: 71},
+		{Args: "--logger classic --procs 1 --f 1 --crashes 0 --retransmit 16", States: 1122, Depth: 82},
 		{Args: "--logger classic --procs 2 --f 1 --crashes 0 --retransmit 5", States: 123852, Depth: 109, Long: true},
 	})
 }
