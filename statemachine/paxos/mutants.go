@@ -30,8 +30,9 @@ const (
 	// deliver a command as it places it in an instance (sendAccept),
 	// before a quorum accepted it: if it crashes before the value is
 	// chosen, its successor may choose another, so a crashed process
-	// decided differently (Uniform agreement; agreement among live
-	// processes holds while the coordinator stays down).
+	// decided differently (Uniform agreement; without a competing
+	// proposer, agreement among live processes holds while the
+	// coordinator stays down).
 	MutantDecideBeforeChosen = mutant.Name("decide-before-chosen")
 	// MutantForgetLogOnRestart leaves the learner's log out of stable
 	// storage (Recover): a restarted learner learns instance 0 … again
