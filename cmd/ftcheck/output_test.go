@@ -15,6 +15,11 @@ import (
 // sizes (each a few seconds at most) whose human output is read by
 // TestHumanOutput. Every registered model has an entry.
 var humanRuns = map[string][][]string{
+	"abcast": {
+		{"check", "abcast", "--variant", "ub", "--core", "3", "--messages", "1"},
+		{"check", "abcast", "--variant", "bb", "--core", "3", "--messages", "1", "--crashes", "0", "--mutant", "deliver-on-payload"},
+		{"simulate", "abcast", "--variant", "consensus", "--n", "8", "--k", "2"},
+	},
 	"era": {
 		{"check", "era", "--n", "3", "--crashes", "1"},
 		{"check", "era", "--n", "3", "--crashes", "2", "--property", "uniform-agreement"},
