@@ -255,6 +255,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	verdict := verdictOf(len(res.Violations) > 0, res.Complete)
+	if shard.on() {
+		verdict = shardVerdict(res)
+	}
 	if mutants && len(res.Violations) == 0 {
 		rows, mv, err := checkMutants(p, fs, opt, asJSON, stdout)
 		if err != nil {

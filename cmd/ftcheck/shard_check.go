@@ -53,3 +53,14 @@ func (s *shardFlags) writeCheckShard(fs *flag.FlagSet, p *registry.Protocol, r r
 	}
 	return nil
 }
+
+// shardVerdict is the exit of a check shard whose result is written: 0
+// when it ran to its end, a violation included (the verdict is the
+// merge's, and a scheduler's afterok dependency must still run the merge),
+// 3 when it stopped early at a bound, a signal or its memory bound.
+func shardVerdict(res *checker.Result) error {
+	if res.Complete || res.Stop == checker.StopViolation {
+		return nil
+	}
+	return errIncomplete
+}
