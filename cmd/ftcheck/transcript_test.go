@@ -45,6 +45,8 @@ var cheapTranscripts = []string{
 	"check gossipfd --variant brr --n 4 --crashes 2 --cleanup 4 --ping=false",
 	// docs/replica.md
 	"check replica --program gather-diff-any-source --procs 3 --degree 2 --crashes 0 --quiet",
+	// docs/msglog.md
+	"check msglog --mutant gc-live-counter",
 	// docs/twophase.md
 	"check twophase --rm 3 --mutants --quiet",
 	// docs/diagnosis.md
