@@ -29,14 +29,15 @@ func mergeSimulate(files []*shardFile, asJSON bool, stdout, stderr io.Writer) er
 	}
 	var campaigns []map[int]json.RawMessage
 	var seconds float64
-	interrupted := false
 	for _, f := range files {
 		s := f.h.Sim
 		if len(s.Campaigns) != len(first.Sim.Campaigns) {
 			return usageFor(help, "merge: %s recorded %d sub-campaigns, %s %d", f.path, len(s.Campaigns), files[0].path, len(first.Sim.Campaigns))
 		}
+		if s.Interrupted {
+			return usageFor(help, "merge: %s (shard %d/%d) was interrupted before its runs were done: run it again", f.path, f.h.Shard, f.h.Shards)
+		}
 		seconds += f.h.Seconds
-		interrupted = interrupted || s.Interrupted
 		for c, runs := range s.Campaigns {
 			if c == len(campaigns) {
 				campaigns = append(campaigns, map[int]json.RawMessage{})
@@ -63,7 +64,6 @@ func mergeSimulate(files []*shardFile, asJSON bool, stdout, stderr io.Writer) er
 		return usageFor(help, "merge: %v", err)
 	}
 	rep.Seconds = seconds
-	rep.Interrupted = rep.Interrupted || interrupted
 	if asJSON {
 		doc := map[string]any{}
 		maps.Copy(doc, rep.Figures)
@@ -77,9 +77,6 @@ func mergeSimulate(files []*shardFile, asJSON bool, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "seed %d, %.2fs summed over the shards\n%s", rep.Seed, rep.Seconds, rep.Text)
 		if !strings.HasSuffix(rep.Text, "\n") {
 			fmt.Fprintln(stdout)
-		}
-		if rep.Interrupted {
-			fmt.Fprintln(stdout, "interrupted: a shard stopped early; the figures cover the runs done (incomplete)")
 		}
 	}
 	return verdictOf(len(rep.Violations) > 0, !rep.Interrupted)

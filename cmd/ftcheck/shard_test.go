@@ -137,6 +137,14 @@ func TestMergeRefusals(t *testing.T) {
 	if _, code := shardProcess(t, "check", "era", "--n", "2", "--quiet", "--out", dir, "--shard", "1/2", "--result", check); code != 0 {
 		t.Fatalf("check shard: exit %d", code)
 	}
+	b, err := os.ReadFile(a1)
+	if err != nil || !bytes.Contains(b, []byte(`"interrupted":false`)) {
+		t.Fatalf("%s: %v, or no interrupted key", a1, err)
+	}
+	interrupted := filepath.Join(dir, "interrupted")
+	if err := os.WriteFile(interrupted, bytes.Replace(b, []byte(`"interrupted":false`), []byte(`"interrupted":true`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, code := shardProcess(t, "merge", a0, a1); code != 0 {
 		t.Fatalf("merge of the two shards: exit %d", code)
 	}
@@ -145,6 +153,7 @@ func TestMergeRefusals(t *testing.T) {
 		"duplicate":    {a0, a1, a1},
 		"other seed":   {a0, seed},
 		"other count":  {a0, three},
+		"interrupted":  {a0, interrupted},
 		"other kind":   {a0, check},
 		"not a result": {a0, filepath.Join("testdata", "..", "shard_test.go")},
 	} {
