@@ -33,6 +33,10 @@ func TestCheckCounts(t *testing.T) {
 		{program: "probe", states: 231990, long: true},
 		{program: "fig51", mut: ml.MutantReplayArrivalOrder, steps: 22, prop: Faithful, long: true},
 		{program: "fig51", mut: ml.MutantDeliverBeforeAck, steps: 8, prop: Pessimism},
+		// The orphan itself: P1 sends m5 depending on deliveries whose
+		// determinants were never saved, crashes, and its recovery sends
+		// another m5; P0 delivered the first.
+		{program: "fig51", mut: ml.MutantDeliverBeforeAck, props: []string{NoOrphan}, steps: 26, prop: NoOrphan, long: true},
 		{program: "fig51", mut: ml.MutantZeroBasedIDs, steps: 3, prop: GCSafe},
 		{program: "fig51", mut: ml.MutantRetransmitReceived, steps: 17, prop: NoDuplicate},
 		{program: "fig51", mut: ml.MutantGCLiveCounter, steps: 5, prop: GCSafe},
