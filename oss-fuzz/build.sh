@@ -25,11 +25,17 @@ go get github.com/AdamKorcz/go-118-fuzz-build/testing
 while read -r fn name; do
 	compile_native_go_fuzzer github.com/ftkernel/ftkernel/fuzz "$fn" "$name"
 done <<'TARGETS'
+FuzzAbcastDecode abcast_decode
 FuzzERASchedule era_schedule
 FuzzERADecode era_decode
 FuzzCorrectionSchedule correction_schedule
+FuzzEventloggerSchedule eventlogger_schedule
+FuzzEventloggerDecode eventlogger_decode
 FuzzGossipfdDecode gossipfd_decode
 FuzzGossipfdSchedule gossipfd_schedule
+FuzzMsglogDecodeMessage msglog_decode_message
+FuzzMsglogParseDet msglog_parse_det
+FuzzMsglogSchedule msglog_schedule
 FuzzPaxosDecode paxos_decode
 FuzzPaxosStep paxos_step
 FuzzReplicaSchedule replica_schedule
