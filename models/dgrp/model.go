@@ -129,6 +129,10 @@ func NewModel(p Params) (*env.Model, error) {
 		},
 		Schedules:  p.Outcomes(),
 		Properties: Properties(p),
+		Codec: env.Codec{
+			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return dg.DecodeNode(b, r, cfg) },
+			Message: func(b []byte) (core.Message, error) { return dg.DecodeMessage(b, p.N, Paxos{}) },
+		},
 	}
 	if p.Loss > 0 {
 		c.Loss, c.Losses = env.LossAny, p.Loss

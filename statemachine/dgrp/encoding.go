@@ -96,3 +96,78 @@ func DecodeMessage(b []byte, n int, cons Consensus) (core.Message, error) {
 	}
 	return m, nil
 }
+
+// DecodeNode reads the state of rank p written by AppendBinary, for the
+// DGRP cfg describes (cfg is validated; its Consensus decodes the
+// embedded machine).
+func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
+	n, err := New(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	N := cfg.N
+	d := core.NewDecoder(b)
+	k := d.Len(1 << 30)
+	for range k {
+		n.slow = append(n.slow, Slow{Round: uint32(d.Uint()), Peer: d.Rank(N)})
+	}
+	n.ph = phase(d.Byte())
+	if n.ph > phaseDone {
+		d.Fail("phase %d", n.ph)
+	}
+	n.round = uint32(d.Uint())
+	n.syndrome = decodeCounters(d, N)
+	n.zeta = decodeCounters(d, N)
+	roundSetOf := func() roundSet {
+		s := roundSet{R: uint32(d.Uint())}
+		s.S = core.DecodeRankSet(d, N)
+		s.C = decodeCounters(d, N)
+		return s
+	}
+	for i := range 2 {
+		n.got[i] = roundSetOf()
+		n.sent[i].R = uint32(d.Uint())
+		n.sent[i].List = decodeEvents(d, N)
+		n.sent[i].Syndrome = decodeCounters(d, N)
+		n.sent[i].Acked = core.DecodeRankSet(d, N)
+		n.fails[i] = roundSetOf()
+		n.views[i] = roundSetOf()
+		t := report{R: uint32(d.Uint())}
+		if m := d.Len(N); m > 0 {
+			if m != N {
+				d.Fail("report of %d ranks", m)
+			}
+			t.By, t.Cnt = make([]core.RankSet, m), make([]uint32, m)
+			for k := range m {
+				t.By[k] = core.DecodeRankSet(d, N)
+				t.Cnt[k] = uint32(d.Uint())
+			}
+		}
+		n.reports[i] = t
+	}
+	n.pending = core.DecodeRankSet(d, N)
+	n.made = decodeCounters(d, N)
+	n.requests = decodeEvents(d, N)
+	k = d.Len(1 << 30)
+	for range k {
+		pr := Proposal{K: d.Rank(N), C: uint32(d.Uint())}
+		l := d.Int()
+		if l < -1 || l >= int64(N) {
+			d.Fail("leader %d", l)
+		}
+		pr.Leader = core.Rank(l)
+		n.proposals = append(n.proposals, pr)
+	}
+	n.admitted = decodeEvents(d, N)
+	cons := d.Bytes(1 << 30)
+	if err := d.Finish(); err != nil {
+		return nil, err
+	}
+	if len(n.syndrome) != N || len(n.zeta) != N || len(n.made) != N {
+		return nil, fmt.Errorf("%w: counters of the wrong length", core.ErrMalformed)
+	}
+	if n.cons, err = cfg.Consensus.DecodeNode(N, p, cons); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
