@@ -158,6 +158,7 @@ func NewModel(p Params) (*env.Model, error) {
 		},
 		Schedules:  [][][]core.Input{p.Schedule()},
 		Properties: Properties(p),
+		MaySend:    maySend,
 		Codec: env.Codec{
 			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return ab.DecodeNode(b, r, cfg) },
 			Message: func(b []byte) (core.Message, error) { return ab.DecodeAny(b, cfg) },
@@ -185,4 +186,20 @@ func mutantInfos() []registry.MutantInfo {
 		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
 	}
 	return out
+}
+
+// maySend is the may-still-send-to relation (env.Config.MaySend), an
+// over-approximation: p0 (sequencer, coordinator) may send to anyone; a
+// member other than p0 sends its own messages only on its calls (to p0 in
+// UB, to everyone in BB and consensus), and in the consensus variant it
+// answers p0's Paxos messages (PROMISE, ACCEPTED), so it may always send to
+// p0.
+func maySend(w *env.World, p, r core.Rank) bool {
+	if p == ab.Sequencer {
+		return true
+	}
+	if r == ab.Sequencer && w.Node(p).(*ab.Node).Config().Variant == ab.ConsensusBased {
+		return true
+	}
+	return len(w.PendingCalls(p)) > 0
 }
