@@ -41,6 +41,9 @@ func (p Params) Config() dg.Config {
 // Start call per process: the alternatives the checker explores (one
 // initial state each).
 func (p Params) Outcomes() [][][]core.Input {
+	if p.Scenario == nil && p.Alternatives() > MaxAlternatives {
+		return nil
+	}
 	if p.Scenario != nil {
 		alt := make([][]core.Input, p.N)
 		for i := range alt {
@@ -101,6 +104,30 @@ func (p Params) Outcomes() [][][]core.Input {
 	return out
 }
 
+// MaxAlternatives bounds the number of outcome vectors a check explores.
+const MaxAlternatives = 100_000
+
+// Alternatives is the number of outcome vectors Outcomes lists: the
+// subsets of at most Slow of the slow-test items (capped above
+// MaxAlternatives).
+func (p Params) Alternatives() int64 {
+	items := int64(p.N * p.Rounds)
+	if p.Imperfect {
+		items *= int64(p.N - 1)
+	}
+	total, c := int64(0), int64(1)
+	for k := int64(0); k <= int64(p.Slow) && k <= items; k++ {
+		if k > 0 {
+			c = c * (items - k + 1) / k
+		}
+		total += c
+		if total > MaxAlternatives {
+			return MaxAlternatives + 1
+		}
+	}
+	return total
+}
+
 // NewModel builds the environment of p: lock-step rounds (a test interval
 // step per round, every message of a round delivered or lost before the
 // next), lossy channels with budget p.Loss, no crashes (a crashed process
@@ -109,6 +136,9 @@ func NewModel(p Params) (*env.Model, error) {
 	cfg := p.Config()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if p.Scenario == nil && p.Alternatives() > MaxAlternatives {
+		return nil, fmt.Errorf("--slow %d: more than %d outcome vectors for n=%d rounds=%d imperfect=%v; lower --slow, --rounds or --n", p.Slow, MaxAlternatives, p.N, p.Rounds, p.Imperfect)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "dgrp zeta=%d rounds=%d imperfect=%v slow=%d", p.Zeta, p.Rounds, p.Imperfect, p.Slow)
