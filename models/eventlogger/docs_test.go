@@ -27,5 +27,6 @@ func TestDocsCounts(t *testing.T) {
 		{Args: "--logger classic --procs 1 --f 1 --crashes 0 --retransmit 5", States: 1244, Depth: 71},
 		{Args: "--logger classic --procs 1 --f 1 --crashes 0 --retransmit 16", States: 1122, Depth: 82},
 		{Args: "--logger classic --procs 2 --f 1 --crashes 0 --retransmit 5", States: 123852, Depth: 109, Long: true},
+		{Args: "--logger classic --procs 2 --f 1 --crashes 1 --retransmit 16 --forget-crashed --property linearizable --dfs", States: 4551300, Transitions: 34533916, Long: true},
 	})
 }
