@@ -19,9 +19,14 @@ const (
 // App is an application message: the sender's 1-based sequence number
 // for this destination (ambiguity A: seq_sent[j] after the increment) and
 // the payload.
+//
+// For is 0 for a send; a re-send carries the incarnation whose
+// RESEND_FROM it answers, so that a restarted process drops the re-sends
+// meant for an incarnation of its own that crashed in turn.
 type App struct {
 	Seq uint64
 	Val uint64
+	For uint64
 }
 
 // GC is garbage_collection's message (lines 20–22): the sender's stable
@@ -32,12 +37,14 @@ type GC struct{ Stable uint64 }
 
 // ResendFrom is the recovering process's request (lines 50–52): it has
 // received Recv messages from the destination as of its checkpoint; the
-// destination re-sends the ones after.
-type ResendFrom struct{ Recv uint64 }
+// destination re-sends the ones after. Inc is the requester's incarnation
+// (1 after its first restart): a request of an incarnation that crashed
+// in turn, still in flight, is stale.
+type ResendFrom struct{ Recv, Inc uint64 }
 
 // Counters is COUNTERS (lines 36–41): the survivor has received Recv
 // messages from the recovering process and sent it Sent.
-type Counters struct{ Recv, Sent uint64 }
+type Counters struct{ Recv, Sent, For uint64 }
 
 func (App) Kind() string        { return "APP" }
 func (GC) Kind() string         { return "GC" }
@@ -45,20 +52,22 @@ func (ResendFrom) Kind() string { return "RESEND_FROM" }
 func (Counters) Kind() string   { return "COUNTERS" }
 
 func (m App) AppendBinary(b []byte) []byte {
-	return core.AppendUint(core.AppendUint(append(b, tagApp), m.Seq), m.Val)
+	return core.AppendUint(core.AppendUint(core.AppendUint(append(b, tagApp), m.Seq), m.Val), m.For)
 }
 func (m GC) AppendBinary(b []byte) []byte { return core.AppendUint(append(b, tagGC), m.Stable) }
 func (m ResendFrom) AppendBinary(b []byte) []byte {
-	return core.AppendUint(append(b, tagResendFrom), m.Recv)
+	return core.AppendUint(core.AppendUint(append(b, tagResendFrom), m.Recv), m.Inc)
 }
 func (m Counters) AppendBinary(b []byte) []byte {
-	return core.AppendUint(core.AppendUint(append(b, tagCounters), m.Recv), m.Sent)
+	return core.AppendUint(core.AppendUint(core.AppendUint(append(b, tagCounters), m.Recv), m.Sent), m.For)
 }
 
-func (m App) String() string        { return fmt.Sprintf("APP(seq=%d, v=%d)", m.Seq, m.Val) }
-func (m GC) String() string         { return fmt.Sprintf("GC(stable=%d)", m.Stable) }
-func (m ResendFrom) String() string { return fmt.Sprintf("RESEND_FROM(recv=%d)", m.Recv) }
-func (m Counters) String() string   { return fmt.Sprintf("COUNTERS(recv=%d, sent=%d)", m.Recv, m.Sent) }
+func (m App) String() string { return fmt.Sprintf("APP(seq=%d, v=%d)", m.Seq, m.Val) }
+func (m GC) String() string  { return fmt.Sprintf("GC(stable=%d)", m.Stable) }
+func (m ResendFrom) String() string {
+	return fmt.Sprintf("RESEND_FROM(recv=%d, inc=%d)", m.Recv, m.Inc)
+}
+func (m Counters) String() string { return fmt.Sprintf("COUNTERS(recv=%d, sent=%d)", m.Recv, m.Sent) }
 
 // IsProtocolMessage reports whether b's first byte is one of this
 // package's message tags (otherwise it is the event logger's).
@@ -72,13 +81,13 @@ func DecodeMessage(b []byte) (core.Message, error) {
 	var m core.Message
 	switch t := d.Byte(); t {
 	case tagApp:
-		m = App{Seq: d.Uint(), Val: d.Uint()}
+		m = App{Seq: d.Uint(), Val: d.Uint(), For: d.Uint()}
 	case tagGC:
 		m = GC{Stable: d.Uint()}
 	case tagResendFrom:
-		m = ResendFrom{Recv: d.Uint()}
+		m = ResendFrom{Recv: d.Uint(), Inc: d.Uint()}
 	case tagCounters:
-		m = Counters{Recv: d.Uint(), Sent: d.Uint()}
+		m = Counters{Recv: d.Uint(), Sent: d.Uint(), For: d.Uint()}
 	default:
 		d.Fail("message tag %d", t)
 	}

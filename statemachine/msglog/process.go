@@ -143,6 +143,11 @@ type Process struct {
 	dets       []Det
 	peerRecv   []uint64
 	counters   []bool
+	// peerInc[j]: the highest incarnation of j whose RESEND_FROM this
+	// process answered.
+	peerInc []uint64
+	// answered[j]: j's COUNTERS for this incarnation came.
+	answered []bool
 	// down[j]: j crashed and has not asked for its messages yet
 	// (RESEND_FROM): sends to j are logged, not transmitted.
 	down []bool
@@ -174,6 +179,8 @@ func New(r core.Rank, cfg *Config) (*Process, error) {
 	p.peerRecv = make([]uint64, n)
 	p.counters = make([]bool, n)
 	p.down = make([]bool, n)
+	p.peerInc = make([]uint64, n)
+	p.answered = make([]bool, n)
 	return p, nil
 }
 
@@ -234,6 +241,7 @@ func (p *Process) Clone() core.Machine {
 	}
 	c.dets = slices.Clone(p.dets)
 	c.peerRecv, c.counters, c.down = slices.Clone(p.peerRecv), slices.Clone(p.counters), slices.Clone(p.down)
+	c.peerInc, c.answered = slices.Clone(p.peerInc), slices.Clone(p.answered)
 	c.el = p.el.Clone()
 	return &c
 }
@@ -244,8 +252,8 @@ func (p *Process) AppendBinary(b []byte) []byte {
 	b = p.st.appendBinary(b)
 	for j := range p.RecvStable {
 		b = core.AppendUint(b, p.RecvStable[j])
-		b = core.AppendUint(b, p.peerRecv[j])
-		b = core.AppendBool(core.AppendBool(b, p.counters[j]), p.down[j])
+		b = core.AppendUint(core.AppendUint(b, p.peerRecv[j]), p.peerInc[j])
+		b = core.AppendBool(core.AppendBool(core.AppendBool(b, p.counters[j]), p.down[j]), p.answered[j])
 	}
 	b = core.AppendBool(b, p.started)
 	b = core.AppendUint(b, p.inc)
@@ -312,6 +320,8 @@ func (p *Process) Recover() core.Machine {
 	r.st = p.ck.clone()
 	r.RecvStable = slices.Clone(p.ck.SeqRecv)
 	r.peerRecv, r.counters, r.down = make([]uint64, n), make([]bool, n), make([]bool, n)
+	r.answered = make([]bool, n)
+	r.peerInc = slices.Clone(p.peerInc) // stable: a restarted process still knows which requests it answered
 	r.el = p.el.(core.Recoverable).Recover()
 	return r
 }

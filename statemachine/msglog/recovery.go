@@ -14,7 +14,7 @@ func (p *Process) restart(out []core.Effect) []core.Effect {
 	p.calls = append([]logCall{{Op: callRetrieve, ID: p.ck.DetID}}, p.calls...)
 	for j := range p.cfg.Program.Procs {
 		if core.Rank(j) != p.me {
-			out = append(out, core.Send(core.Rank(j), ResendFrom{Recv: p.st.SeqRecv[j]}))
+			out = append(out, core.Send(core.Rank(j), ResendFrom{Recv: p.st.SeqRecv[j], Inc: p.inc}))
 		}
 	}
 	return out
@@ -34,7 +34,7 @@ func (p *Process) restart(out []core.Effect) []core.Effect {
 // detection (EvSuspect) to this request, sends to j are logged and not
 // transmitted (the communicator is being repaired, Fig. 5.3); the
 // re-send carries them.
-func (p *Process) resend(j core.Rank, k uint64, out []core.Effect) []core.Effect {
+func (p *Process) resend(j core.Rank, k, inc uint64, out []core.Effect) []core.Effect {
 	p.down[j] = false
 	for _, l := range p.st.Log {
 		seq := l.Seq
@@ -42,7 +42,7 @@ func (p *Process) resend(j core.Rank, k uint64, out []core.Effect) []core.Effect
 			seq--
 		}
 		if l.To == j && seq > k {
-			out = append(out, core.Send(j, App{Seq: l.Seq, Val: l.Val}))
+			out = append(out, core.Send(j, App{Seq: l.Seq, Val: l.Val, For: inc}))
 		}
 	}
 	// j's request also says what j has now: k of this process's
@@ -50,7 +50,16 @@ func (p *Process) resend(j core.Rank, k uint64, out []core.Effect) []core.Effect
 	// this process regenerates in its own replay is suppressed only up
 	// to k (the messages after k go out now, or when regenerated).
 	p.peerRecv[j], p.counters[j] = k, true
-	return append(out, core.Send(j, Counters{Recv: p.arrived(j), Sent: p.st.SeqSent[j]}))
+	out = append(out, core.Send(j, Counters{Recv: p.arrived(j), Sent: p.st.SeqSent[j], For: inc}))
+	if p.inc > 0 && !p.answered[j] {
+		// Two failures at once: this process restarted while j was down
+		// and its own RESEND_FROM to j was lost (an answer sent before j
+		// crashed would have come first, FIFO; and j, which records the
+		// requests it answered on stable storage, ignores a request it
+		// answered). It asks again, for what came after what it has.
+		out = append(out, core.Send(j, ResendFrom{Recv: p.arrived(j), Inc: p.inc}))
+	}
+	return out
 }
 
 // arrived is how many of j's messages this process has received: the ones

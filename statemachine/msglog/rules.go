@@ -43,13 +43,23 @@ func (p *Process) step(ev core.Event, out []core.Effect) ([]core.Effect, error) 
 		}
 		switch m := ev.Msg.(type) {
 		case App:
+			if m.For != 0 && m.For != p.inc {
+				break // re-sent for an incarnation of this process that crashed
+			}
 			p.inbox = append(p.inbox, inMsg{From: ev.From, Seq: m.Seq, Val: m.Val})
 		case GC:
 			p.collect(ev.From, m.Stable)
 		case ResendFrom:
-			out = p.resend(ev.From, m.Recv, out)
+			if m.Inc <= p.peerInc[ev.From] {
+				break // a request of an incarnation that crashed in turn
+			}
+			p.peerInc[ev.From] = m.Inc
+			out = p.resend(ev.From, m.Recv, m.Inc, out)
 		case Counters:
-			p.peerRecv[ev.From], p.counters[ev.From] = m.Recv, true
+			if m.For != p.inc {
+				break // the answer to a crashed incarnation's request
+			}
+			p.peerRecv[ev.From], p.counters[ev.From], p.answered[ev.From] = m.Recv, true, true
 		default:
 			return out, fmt.Errorf("%w: message %v", errImpossible, ev.Msg)
 		}
