@@ -34,6 +34,7 @@ var exportCases = []exportCase{
 	{"ringfd", "ringfd", []string{"--n", "2", "--procs", "1", "--mutant", "hosted-not-reported"}, "", envITFVars, true},
 	{"eventlogger", "eventlogger", []string{"--logger", "parallel", "--procs", "1", "--crashes", "0", "--loss", "2", "--mutant", "retrieve-since-one-acceptor"}, "linearizable", envITFVars, true},
 	{"paxos", "paxos", []string{"--instances", "2", "--crashes", "0", "--compete", "--mutant", "accept-lower-ballot"}, "", envITFVars, true},
+	{"abcast", "abcast", []string{"--variant", "bb", "--core", "3", "--messages", "1", "--crashes", "0", "--mutant", "deliver-on-payload"}, "", envITFVars, true},
 	{"dgrp", "dgrp", []string{"--mutant", "no-events-broadcast"}, "", envITFVars, true},
 	{"msglog", "msglog", []string{"--mutant", "gc-live-counter"}, "", envITFVars, true},
 	{"twophase", "twophase", []string{"--mutant", "broken-commit"}, "", twoPhaseITFVars, false},
