@@ -159,7 +159,6 @@ func Simulate(p Params, c Crash, seed uint64) (Run, error) {
 		for _, r := range h[:histAtCrash] {
 			before[r.Instance] = true
 		}
-		regenerated := 0
 		run.Replayed[int(c.Rank)] = []int{}
 		for _, r := range h[histAtCrash:] {
 			e, ok := r.Value.(ml.Event)
@@ -169,8 +168,6 @@ func Simulate(p Params, c Crash, seed uint64) (Run, error) {
 			switch e.Kind {
 			case ml.EvRecv:
 				run.Replayed[int(c.Rank)] = append(run.Replayed[int(c.Rank)], int(e.Peer))
-			case ml.EvSend:
-				regenerated++
 			case ml.EvProbe:
 				run.Probes[int(c.Rank)] = append(run.Probes[int(c.Rank)], fmt.Sprintf("%v reps=%d", e.Peer, e.Val))
 			}
