@@ -264,6 +264,14 @@ func (f *flags) own() map[string]string {
 	return out
 }
 
+// symmetryAsked reports whether ftcheck's --symmetry is set on fs: only
+// then is the model built with the acceptor symmetry (SymModel), and a
+// configuration without it refused.
+func symmetryAsked(fs *flag.FlagSet) bool {
+	f := fs.Lookup("symmetry")
+	return f != nil && f.Value.String() == "true"
+}
+
 func isSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
@@ -280,6 +288,13 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		p, err := f.params()
 		if err != nil {
 			return nil, err
+		}
+		if symmetryAsked(fs) {
+			sm, err := NewSymModel(p)
+			if err != nil {
+				return nil, err
+			}
+			return registry.Erase[*env.World](sm, "paxos", f.own()), nil
 		}
 		m, err := NewModel(p)
 		if err != nil {
