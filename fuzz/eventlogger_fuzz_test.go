@@ -25,15 +25,12 @@ var eventloggerFuzzParams = []elmodel.Params{
 }
 
 // eventloggerModel builds environment k (mod the list) under bounded delay
-// Δ = 1.
-func eventloggerModel(t testing.TB, k byte) (*env.Model, elmodel.Params) {
+// Δ = 1. (It takes no testing.TB, which oss-fuzz's testing package lacks.)
+func eventloggerModel(k byte) (*env.Model, elmodel.Params, error) {
 	p := eventloggerFuzzParams[int(k)%len(eventloggerFuzzParams)]
 	p.Timing, p.Delta = env.BoundedDelay, 1
 	m, err := elmodel.NewModel(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, p
+	return m, p, err
 }
 
 // FuzzEventloggerSchedule: data[0] picks the environment among
@@ -53,7 +50,10 @@ func FuzzEventloggerSchedule(f *testing.F) {
 		if len(data) < 1 {
 			return
 		}
-		m, _ := eventloggerModel(t, data[0])
+		m, _, err := eventloggerModel(data[0])
+		if err != nil {
+			t.Fatal(err)
+		}
 		tr := &checker.Trace{Model: m.Name(), Params: m.Params()}
 		s := m.Init()[0]
 		var buf []checker.Action
@@ -94,7 +94,10 @@ func FuzzEventloggerSchedule(f *testing.F) {
 // without panicking.
 func FuzzEventloggerDecode(f *testing.F) {
 	for k := range eventloggerFuzzParams {
-		m, _ := eventloggerModel(f, byte(k))
+		m, _, err := eventloggerModel(byte(k))
+		if err != nil {
+			f.Fatal(err)
+		}
 		s := m.Init()[0]
 		var buf []checker.Action
 		for _, b := range bytes.Repeat([]byte{1, 4, 2}, 20) {
@@ -126,7 +129,10 @@ func FuzzEventloggerDecode(f *testing.F) {
 		if len(data) < 2 {
 			return
 		}
-		_, p := eventloggerModel(t, data[1]%8)
+		_, p, err := eventloggerModel(data[1] % 8)
+		if err != nil {
+			t.Fatal(err)
+		}
 		cfg := el.Config{Kind: p.Kind, Procs: p.Procs, F: p.F, Experimental: p.Experimental}
 		if p.Kind != el.Centralized {
 			cfg.Consensus = elmodel.Paxos{Retransmit: 3}
