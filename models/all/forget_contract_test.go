@@ -23,9 +23,11 @@ import (
 var forgetContractArgs = map[string][]string{
 	"correction": {"--P 3 --faults 2", "--P 3 --timing rounds --faults 2"},
 	"era":        {"--n 3 --crashes 2", "--n 3 --crashes 1 --topology string --op ulfm"},
-	"gossipfd":   {"--timing bounded --detect-bound 7"},
-	"replica":    {"--crashes 2"},
-	"ringfd":     {"--n 3"},
+	"eventlogger": {"--logger parallel --procs 2 --f 1 --crashes 1",
+		"--logger classic --procs 1 --f 1 --crashes 1"},
+	"gossipfd": {"--timing bounded --detect-bound 7"},
+	"replica":  {"--crashes 2"},
+	"ringfd":   {"--n 3"},
 }
 
 // forgetContractSample is what TestForgetContract compares per
