@@ -6,7 +6,7 @@ import (
 	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 )
 
-// TestDocsCounts pins the complete breadth-first searches of
+// TestDocsCounts pins the complete searches (breadth-first unless --dfs) of
 // docs/abcast.md ("Exhaustive checks"): every property holds. The cheap
 // rows run by default, the costly ones with FTKERNEL_LONG=1.
 func TestDocsCounts(t *testing.T) {
@@ -17,6 +17,7 @@ func TestDocsCounts(t *testing.T) {
 		{Args: "--variant bb --core 3 --messages 1 --crashes 1", States: 19269, Transitions: 65928, Depth: 16},
 		{Args: "--variant consensus --core 2 --messages 2 --k 2 --crashes 0", States: 14811, Transitions: 46099, Depth: 22},
 		{Args: "--variant ub --core 4 --messages 1 --crashes 1", States: 3057000, Transitions: 17137449, Depth: 23, Long: true},
+		{Args: "--variant ub --core 3 --messages 2 --crashes 1 --dfs --por", States: 14373675, Transitions: 47998460, Depth: 25, Long: true},
 		{Args: "--variant consensus --core 3 --messages 1 --k 3 --crashes 0", States: 200098, Transitions: 843298, Depth: 23, Long: true},
 		{Args: "--variant consensus --core 2 --messages 2 --k 1 --crashes 0", States: 981967, Transitions: 5687949, Depth: 32, Long: true},
 		{Args: "--variant consensus --core 3 --messages 1 --k 3 --crashes 1", States: 1758302, Transitions: 7440508, Depth: 26, Long: true},
