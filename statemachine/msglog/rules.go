@@ -46,6 +46,13 @@ func (p *Process) step(ev core.Event, out []core.Effect) ([]core.Effect, error) 
 			if m.For != 0 && m.For != p.inc {
 				break // re-sent for an incarnation of this process that crashed
 			}
+			if p.inc > 0 && m.Seq <= p.arrived(ev.From) {
+				// A restarted process's request races with the sends its
+				// peer made before the request reached it (the peer was not
+				// told of this incarnation's crash): the re-send of a
+				// message that already came is dropped.
+				break
+			}
 			p.inbox = append(p.inbox, inMsg{From: ev.From, Seq: m.Seq, Val: m.Val})
 		case GC:
 			p.collect(ev.From, m.Stable)
