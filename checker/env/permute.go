@@ -1,8 +1,11 @@
 package env
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -88,92 +91,257 @@ func permuteSet(s core.RankSet, perm []core.Rank) core.RankSet {
 	return out
 }
 
-// AppendPermuted appends Encode of the world w with its ranks renamed by
-// perm, which must pass CheckPermutation (unchecked here, for speed; a
-// perm of the wrong length panics). It builds no World: the key of a
-// symmetry class is the least of these encodings over the group. It fails
-// when a node or a message in flight does not implement its hook
-// (PermutableMachine, PermutableMessage). O(size of the state) plus the
-// hooks, and one sort per inbox.
-func (m *Model) AppendPermuted(b []byte, w *World, perm []core.Rank) ([]byte, error) {
-	n := m.cfg.N
-	inv := make([]core.Rank, n)
-	for r, q := range perm {
-		inv[q] = core.Rank(r)
+// Permutation renames the worlds of one model by one permutation (see
+// Model.NewPermutation). It remembers the renamed encoding of each node
+// state and message it met (bounded memos, as the Model's own: a
+// forgotten one is only computed again), so that a symmetric search,
+// which renames every world it reaches by every permutation of its
+// group, renames each distinct node state and message about once. Safe
+// for concurrent use.
+type Permutation struct {
+	m         *Model
+	perm, inv []core.Rank
+	nodes     memo[permNode]
+	msgs      memo[permMsg]
+	procs     memo[permProc]
+	seed      maphash.Seed // of the message memo's hashes
+}
+
+// permNode is the renamed encoding of the interned node state id.
+type permNode struct {
+	id uint64
+	ns nodeState // ns.enc: the renamed node's AppendBinary
+}
+
+// permProc is the renamed part of the encoding (appendProc's bytes) of
+// the process at rank whose part, in schedule alternative alt, is key.
+type permProc struct {
+	rank     core.Rank
+	alt      int
+	key, out []byte
+	fp       uint64 // core.Fingerprint(out): procFP of the renamed proc
+}
+
+// permMsg is the renamed encoding of the message encoded as key.
+type permMsg struct{ key, out string }
+
+// The sizes of a Permutation's memos: 2^bits entries at most.
+const (
+	permNodeBits = 14
+	permMsgBits  = 14
+	permProcBits = 15
+)
+
+// NewPermutation returns the renaming of m's worlds by perm, which must
+// pass CheckPermutation (its error otherwise).
+func (m *Model) NewPermutation(perm []core.Rank) (*Permutation, error) {
+	if err := m.CheckPermutation(perm); err != nil {
+		return nil, err
 	}
+	p := &Permutation{m: m, perm: slices.Clone(perm), inv: make([]core.Rank, len(perm)), seed: maphash.MakeSeed()}
+	for r, q := range perm {
+		p.inv[q] = core.Rank(r)
+	}
+	p.nodes.bits, p.msgs.bits, p.procs.bits = permNodeBits, permMsgBits, permProcBits
+	return p, nil
+}
+
+// AppendWorld appends Encode of the world w (of the Permutation's model)
+// with its ranks renamed. It builds no World: the key of a symmetry class
+// is the least of these encodings over the group. It fails when a node
+// or a message in flight does not implement its hook (PermutableMachine,
+// PermutableMessage). O(size of the state), the hooks for node states and
+// messages not met before, and one sort per inbox.
+func (p *Permutation) AppendWorld(b []byte, w *World) ([]byte, error) {
+	m, n := p.m, p.m.cfg.N
 	b = core.AppendUint(b, uint64(n))
-	b = permuteSet(w.crashed, perm).AppendBinary(b)
+	b = permuteSet(w.crashed, p.perm).AppendBinary(b)
 	b = core.AppendUint(b, uint64(w.clock))
 	if m.faulty() {
 		hdr := World{faults: w.faults}
 		if w.faults.inc != nil {
 			hdr.faults.inc = make([]int32, n)
 			for r, c := range w.faults.inc {
-				hdr.faults.inc[perm[r]] = c
+				hdr.faults.inc[p.perm[r]] = c
 			}
 		}
 		b = m.appendFaults(b, &hdr) // faults.go
 	}
 	for j := range n {
-		q, err := m.permuteProc(w.proc(inv[j]), perm)
+		pp, err := p.part(w, j)
 		if err != nil {
 			return b, err
 		}
-		b = appendProc(b, q, m.schedEnc[w.alt][j], m.cfg.Timing)
+		b = append(b, pp.out...)
 	}
 	return b, nil
 }
 
-// permuteProc returns a copy of p renamed by perm: its node (the
-// protocol's hook), its inbox (senders and messages renamed, in canonical
-// order again) and its detections. The copy is for appendProc only: its
-// aggregates, fingerprint and cached bytes are not set.
-func (m *Model) permuteProc(p *proc, perm []core.Rank) (*proc, error) {
-	pm, ok := p.node.(PermutableMachine)
-	if !ok {
-		return nil, fmt.Errorf("env: %s: the node %T does not implement env.PermutableMachine", m.name, p.node)
-	}
-	q := &proc{
-		node: pm.Permute(perm), live: p.live, awaiting: p.awaiting, made: p.made,
-		detected: permuteSet(p.detected, perm), ndet: p.ndet,
-		hist: p.hist, timers: p.timers, next: p.next, due: p.due,
-	}
-	if len(p.inbox) > 0 {
-		q.inbox = make([]entry, len(p.inbox))
-		for i, e := range p.inbox {
-			pmsg, ok := e.msg.(PermutableMessage)
-			if !ok {
-				return nil, fmt.Errorf("env: %s: the message %T does not implement env.PermutableMessage", m.name, e.msg)
+// Fingerprint is Model.Fingerprint of the world w renamed (the hash of
+// AppendWorld's bytes that Model.Fingerprint computes from per-process
+// fingerprints), without building those bytes beyond the processes' parts
+// not met before. A symmetric search may key a world by the least of these
+// over its group: a function of the class, which distinct classes share
+// with probability about 2⁻⁶⁴ per pair, as the plain visited set's
+// fingerprints.
+func (p *Permutation) Fingerprint(w *World) (uint64, error) {
+	m, n := p.m, p.m.cfg.N
+	h := uint64(fpSeed)
+	h = fpMix(h, uint64(n))
+	h = fpMix(h, uint64(w.clock))
+	h = fpMix(h, uint64(w.ncrash))
+	if m.faulty() {
+		hdr := World{faults: w.faults}
+		if w.faults.inc != nil {
+			hdr.faults.inc = make([]int32, n)
+			for r, c := range w.faults.inc {
+				hdr.faults.inc[p.perm[r]] = c
 			}
-			msg := pmsg.Permute(perm)
-			q.inbox[i] = entry{from: perm[e.from], n: e.n, key: string(msg.AppendBinary(nil)), msg: msg, d: e.d}
 		}
-		if m.cfg.Network == FIFO { // each sender's queue keeps its order
-			slices.SortStableFunc(q.inbox, func(a, b entry) int { return cmp.Compare(a.from, b.from) })
-		} else { // insertMsg's order: sender, bytes, deadline offset
-			slices.SortFunc(q.inbox, func(a, b entry) int {
-				if c := cmp.Compare(a.from, b.from); c != 0 {
-					return c
-				}
-				if c := strings.Compare(a.key, b.key); c != 0 {
-					return c
-				}
-				return cmp.Compare(a.d, b.d)
-			})
-		}
+		h = m.mixFaults(h, &hdr)
 	}
-	return q, nil
+	permuteSet(w.crashed, p.perm).Each(func(r core.Rank) { h = fpMix(h, uint64(r)) })
+	for j := range n {
+		pp, err := p.part(w, j)
+		if err != nil {
+			return 0, err
+		}
+		h = fpMix(h, pp.fp)
+	}
+	hi, lo := bits.Mul64(h, fpFinal)
+	return hi ^ lo, nil
+}
+
+// part returns the renamed part of rank j of w renamed: the part of the
+// process at inv[j], renamed. A process's part is a function of its rank,
+// the schedule alternative and its own part (Decode reads a world from
+// these bytes alone), so the renamed part of a part met before is taken
+// from the memo.
+func (p *Permutation) part(w *World, j int) (*permProc, error) {
+	m := p.m
+	r := p.inv[j]
+	pr := w.proc(r)
+	key := pr.enc
+	if key == nil { // an initial proc keeps no bytes
+		key = appendProc(nil, pr, m.schedEnc[w.alt][r], m.cfg.Timing)
+	}
+	h := fpMix(fpMix(core.Fingerprint(key), uint64(r)), uint64(w.alt))
+	if pr.enc != nil {
+		h = fpMix(fpMix(pr.fp, uint64(r)), uint64(w.alt))
+	}
+	if pp := p.procs.get(h, func(pp *permProc) bool {
+		return pp.rank == r && pp.alt == w.alt && bytes.Equal(pp.key, key)
+	}); pp != nil {
+		return pp, nil
+	}
+	var q proc
+	var inbox []entry
+	if err := p.proc(&q, pr, &inbox); err != nil {
+		return nil, err
+	}
+	out := appendProc(nil, &q, m.schedEnc[w.alt][j], m.cfg.Timing)
+	pp := &permProc{rank: r, alt: w.alt, key: key, out: out, fp: core.Fingerprint(out)}
+	p.procs.put(h, pp)
+	return pp, nil
+}
+
+// proc sets *q to a copy of pr renamed: its node (the protocol's hook),
+// its inbox (senders and messages renamed, in canonical order again, in
+// *room) and its detections. The copy is for appendProc only: its
+// aggregates, fingerprint and cached bytes are not set.
+func (p *Permutation) proc(q *proc, pr *proc, room *[]entry) error {
+	*q = proc{
+		live: pr.live, awaiting: pr.awaiting, made: pr.made,
+		detected: permuteSet(pr.detected, p.perm), ndet: pr.ndet,
+		hist: pr.hist, timers: pr.timers, next: pr.next, due: pr.due,
+	}
+	if err := p.node(q, pr); err != nil {
+		return err
+	}
+	if len(pr.inbox) == 0 {
+		return nil
+	}
+	in := (*room)[:0]
+	for _, e := range pr.inbox {
+		key, err := p.msg(e)
+		if err != nil {
+			return err
+		}
+		in = append(in, entry{from: p.perm[e.from], n: e.n, key: key, d: e.d})
+	}
+	if p.m.cfg.Network == FIFO { // each sender's queue keeps its order
+		slices.SortStableFunc(in, func(a, b entry) int { return cmp.Compare(a.from, b.from) })
+	} else { // insertMsg's order: sender, bytes, deadline offset
+		slices.SortFunc(in, func(a, b entry) int {
+			if c := cmp.Compare(a.from, b.from); c != 0 {
+				return c
+			}
+			if c := strings.Compare(a.key, b.key); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.d, b.d)
+		})
+	}
+	q.inbox, *room = in, in
+	return nil
+}
+
+// node sets q's node state to pr's renamed: from the memo when pr's state
+// is interned and was renamed before, else through the hook.
+func (p *Permutation) node(q *proc, pr *proc) error {
+	if pr.ns != nil {
+		h := fpMix(pr.ns.id, 0x9e3779b97f4a7c15)
+		if pn := p.nodes.get(h, func(pn *permNode) bool { return pn.id == pr.ns.id }); pn != nil {
+			q.ns = &pn.ns
+			return nil
+		}
+		renamed, err := p.renameNode(pr.node)
+		if err != nil {
+			return err
+		}
+		pn := &permNode{id: pr.ns.id, ns: nodeState{node: renamed, enc: renamed.AppendBinary(nil)}}
+		p.nodes.put(h, pn)
+		q.ns = &pn.ns
+		return nil
+	}
+	renamed, err := p.renameNode(pr.node)
+	q.node = renamed
+	return err
+}
+
+func (p *Permutation) renameNode(n core.Machine) (core.Machine, error) {
+	pm, ok := n.(PermutableMachine)
+	if !ok {
+		return nil, fmt.Errorf("env: %s: the node %T does not implement env.PermutableMachine", p.m.name, n)
+	}
+	return pm.Permute(p.perm), nil
+}
+
+// msg returns the encoding of e's message renamed.
+func (p *Permutation) msg(e entry) (string, error) {
+	h := maphash.String(p.seed, e.key)
+	if pm := p.msgs.get(h, func(pm *permMsg) bool { return pm.key == e.key }); pm != nil {
+		return pm.out, nil
+	}
+	hook, ok := e.msg.(PermutableMessage)
+	if !ok {
+		return "", fmt.Errorf("env: %s: the message %T does not implement env.PermutableMessage", p.m.name, e.msg)
+	}
+	out := string(hook.Permute(p.perm).AppendBinary(nil))
+	p.msgs.put(h, &permMsg{key: e.key, out: out})
+	return out, nil
 }
 
 // Permute returns the world w with its ranks renamed by perm (see
-// AppendPermuted), decoded from its encoding: like Decode's worlds it is
+// Permutation.AppendWorld), decoded from its encoding: like Decode's worlds it is
 // at Depth 0 with no last step, and it needs the model's Codec. The error
 // is CheckPermutation's, a missing hook's or Decode's.
 func (m *Model) Permute(w *World, perm []core.Rank) (*World, error) {
-	if err := m.CheckPermutation(perm); err != nil {
+	p, err := m.NewPermutation(perm)
+	if err != nil {
 		return nil, err
 	}
-	b, err := m.AppendPermuted(nil, w, perm)
+	b, err := p.AppendWorld(nil, w)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,7 @@
 package paxos
 
 import (
-	"bytes"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/ftkernel/ftkernel/checker"
@@ -15,13 +15,13 @@ import (
 // renamings of ranks P … P+A−1 among themselves, every other rank fixed
 // (proposers are ordered by succession and own their ballots, so they are
 // not interchangeable). Each world is keyed by the least, bytewise, of
-// its A! renamed encodings (env.Model.AppendPermuted), so with --symmetry
+// its A! renamed encodings (env.Permutation), so with --symmetry
 // the visited set holds one key per class while the frontier and the
 // counterexamples keep the real worlds. It is a
 // checker.CanonicalEncoder.
 type SymModel struct {
 	*env.Model
-	perms [][]core.Rank // every acceptor permutation but the identity
+	perms []*env.Permutation // every acceptor permutation but the identity
 }
 
 var (
@@ -58,10 +58,11 @@ func NewSymModel(p Params) (*SymModel, error) {
 		if err := cfg.CheckPermutation(perm); err != nil {
 			return nil, fmt.Errorf("--symmetry needs interchangeable acceptors, and --learners %v makes them learners too", p.Learners)
 		}
-		if err := m.CheckPermutation(perm); err != nil {
+		ren, err := m.NewPermutation(perm)
+		if err != nil {
 			return nil, fmt.Errorf("--symmetry needs interchangeable acceptors: --crashable must list all of p%d…p%d or none (%v)", p.Proposers, p.N()-1, err)
 		}
-		s.perms = append(s.perms, perm)
+		s.perms = append(s.perms, ren)
 	}
 	return s, nil
 }
@@ -103,23 +104,24 @@ func acceptorPerms(p Params) [][]core.Rank {
 	return out
 }
 
-// EncodeCanonical appends the key of w's class: the least, bytewise, of
-// the encodings of w renamed by each acceptor permutation (the identity's
-// is Encode(w)). Two worlds get the same key exactly when one is a
-// renaming of the other's acceptors.
+// EncodeCanonical appends the key of w's class: the least of the
+// fingerprints (env.Model.Fingerprint) of w renamed by each acceptor
+// permutation, the identity's being w's own, as 8 bytes. The renamed
+// fingerprints are computed from per-process parts (env.Permutation), not
+// from the renamed worlds' whole encodings. The key is a function of the
+// class (the renamings form a group); two classes share it with
+// probability about 2⁻⁶⁴, as two worlds share a fingerprint in the plain
+// visited set. It is therefore not the canonical representative's
+// encoding (checker.CanonicalEncoder's wording) but a fingerprint of it,
+// which is all the visited set keeps.
 func (m *SymModel) EncodeCanonical(b []byte, w *env.World) []byte {
-	start := len(b)
-	b = m.Encode(b, w)
-	var tmp []byte
-	for _, perm := range m.perms {
-		var err error
-		tmp, err = m.AppendPermuted(tmp[:0], w, perm)
+	best := m.Fingerprint(w)
+	for _, ren := range m.perms {
+		fp, err := ren.Fingerprint(w)
 		if err != nil {
 			panic(err) // unreachable: every node and message type has its hook (the assertions above)
 		}
-		if bytes.Compare(tmp, b[start:]) < 0 {
-			b = append(b[:start], tmp...)
-		}
+		best = min(best, fp)
 	}
-	return b
+	return binary.LittleEndian.AppendUint64(b, best)
 }
