@@ -23,32 +23,18 @@ type HiADSD struct {
 // every node believing every node fault-free; the first round has s = 1. Errors: n not a power
 // of two, a faulty rank outside 0…n−1, an unknown mutant.
 func NewHiADSD(n int, faulty []core.Rank, m mutant.Name) (*HiADSD, error) {
-	logN, err := checkPow2(n)
+	f, logN, err := newCube(n, faulty, m)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMutant(m); err != nil {
-		return nil, err
-	}
-	f, err := newFaults(n, faulty)
-	if err != nil {
-		return nil, err
-	}
-	h := &HiADSD{faults: f, N: n, LogN: logN, S: 1, Believe: make([][]bool, n), Mutant: m}
-	for i := range h.Believe {
-		h.Believe[i] = make([]bool, n)
-	}
-	return h, nil
+	return &HiADSD{faults: f, N: n, LogN: logN, S: 1, Believe: newMatrix[bool](n), Mutant: m}, nil
 }
 
 // Clone returns a deep copy.
 func (h *HiADSD) Clone() *HiADSD {
 	c := *h
 	c.faults = h.faults.clone()
-	c.Believe = make([][]bool, h.N)
-	for i, b := range h.Believe {
-		c.Believe[i] = slices.Clone(b)
-	}
+	c.Believe = cloneMatrix(h.Believe)
 	return &c
 }
 
@@ -58,10 +44,7 @@ func (h *HiADSD) Clone() *HiADSD {
 // that cluster only." Copies read the tested node's beliefs at the start of the round. Then s
 // advances cyclically.
 func (h *HiADSD) Round() RoundReport {
-	old := make([][]bool, h.N)
-	for i, b := range h.Believe {
-		old[i] = slices.Clone(b)
-	}
+	old := cloneMatrix(h.Believe)
 	rep := RoundReport{S: h.S}
 	for i := core.Rank(0); int(i) < h.N; i++ {
 		if h.faulty[i] {

@@ -121,3 +121,39 @@ func Converged(sys System, n int) bool {
 	}
 	return true
 }
+
+// newCube checks the arguments of a hierarchical system (Hi-ADSD, VCube)
+// over n nodes and returns its fault set and log2 n. Errors: n not a power
+// of two ≥ 2, a faulty rank outside 0…n−1, an unknown mutant.
+func newCube(n int, faulty []core.Rank, m mutant.Name) (faults, int, error) {
+	logN, err := checkPow2(n)
+	if err != nil {
+		return faults{}, 0, err
+	}
+	if err := checkMutant(m); err != nil {
+		return faults{}, 0, err
+	}
+	f, err := newFaults(n, faulty)
+	if err != nil {
+		return faults{}, 0, err
+	}
+	return f, logN, nil
+}
+
+// newMatrix returns an n×n matrix of zero values, row i being node i's view.
+func newMatrix[T any](n int) [][]T {
+	m := make([][]T, n)
+	for i := range m {
+		m[i] = make([]T, n)
+	}
+	return m
+}
+
+// cloneMatrix returns a deep copy of m.
+func cloneMatrix[T any](m [][]T) [][]T {
+	c := make([][]T, len(m))
+	for i, row := range m {
+		c[i] = slices.Clone(row)
+	}
+	return c
+}

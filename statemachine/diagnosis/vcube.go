@@ -1,8 +1,6 @@
 package diagnosis
 
 import (
-	"slices"
-
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
 )
@@ -24,32 +22,18 @@ type VCube struct {
 // node believing every node fault-free (every timestamp 0); the first round has s = 1. Errors:
 // n not a power of two, a faulty rank outside 0…n−1, an unknown mutant.
 func NewVCube(n int, faulty []core.Rank, m mutant.Name) (*VCube, error) {
-	logN, err := checkPow2(n)
+	f, logN, err := newCube(n, faulty, m)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMutant(m); err != nil {
-		return nil, err
-	}
-	f, err := newFaults(n, faulty)
-	if err != nil {
-		return nil, err
-	}
-	v := &VCube{faults: f, N: n, LogN: logN, S: 1, TS: make([][]uint32, n), Mutant: m}
-	for i := range v.TS {
-		v.TS[i] = make([]uint32, n)
-	}
-	return v, nil
+	return &VCube{faults: f, N: n, LogN: logN, S: 1, TS: newMatrix[uint32](n), Mutant: m}, nil
 }
 
 // Clone returns a deep copy.
 func (v *VCube) Clone() *VCube {
 	c := *v
 	c.faults = v.faults.clone()
-	c.TS = make([][]uint32, v.N)
-	for i, t := range v.TS {
-		c.TS[i] = slices.Clone(t)
-	}
+	c.TS = cloneMatrix(v.TS)
 	return &c
 }
 
@@ -77,10 +61,7 @@ func (v *VCube) Tests(i, j core.Rank, s int) bool {
 // what i believed; from a fault-free j, i copies every entry k ≠ i whose timestamp is newer
 // (greater) than its own, as j held it at the start of the round. Then s advances cyclically.
 func (v *VCube) Round() RoundReport {
-	old := make([][]uint32, v.N)
-	for i, t := range v.TS {
-		old[i] = slices.Clone(t)
-	}
+	old := cloneMatrix(v.TS)
 	before := v.Clone() // beliefs at the start of the round decide who tests
 	before.TS = old
 	rep := RoundReport{S: v.S}
