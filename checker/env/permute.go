@@ -105,6 +105,7 @@ type Permutation struct {
 	msgs      memo[permMsg]
 	procs     memo[permProc]
 	seed      maphash.Seed // of the message memo's hashes
+	identity  bool         // perm is the identity
 }
 
 // permNode is the renamed encoding of the interned node state id.
@@ -139,8 +140,10 @@ func (m *Model) NewPermutation(perm []core.Rank) (*Permutation, error) {
 		return nil, err
 	}
 	p := &Permutation{m: m, perm: slices.Clone(perm), inv: make([]core.Rank, len(perm)), seed: maphash.MakeSeed()}
+	p.identity = true
 	for r, q := range perm {
 		p.inv[q] = core.Rank(r)
+		p.identity = p.identity && q == core.Rank(r)
 	}
 	p.nodes.bits, p.msgs.bits, p.procs.bits = permNodeBits, permMsgBits, permProcBits
 	return p, nil
@@ -177,14 +180,10 @@ func (p *Permutation) AppendWorld(b []byte, w *World) ([]byte, error) {
 	return b, nil
 }
 
-// Fingerprint is Model.Fingerprint of the world w renamed (the hash of
-// AppendWorld's bytes that Model.Fingerprint computes from per-process
-// fingerprints), without building those bytes beyond the processes' parts
-// not met before. A symmetric search may key a world by the least of these
-// over its group: a function of the class, which distinct classes share
-// with probability about 2⁻⁶⁴ per pair, as the plain visited set's
-// fingerprints.
-func (p *Permutation) Fingerprint(w *World) (uint64, error) {
+// HeaderFingerprint is the hash of what Encode writes of the world w
+// renamed before the processes' parts (N, the crashed set, the clock, the
+// budgets spent), mixed as Fingerprint mixes it.
+func (p *Permutation) HeaderFingerprint(w *World) uint64 {
 	m, n := p.m, p.m.cfg.N
 	h := uint64(fpSeed)
 	h = fpMix(h, uint64(n))
@@ -201,7 +200,37 @@ func (p *Permutation) Fingerprint(w *World) (uint64, error) {
 		h = m.mixFaults(h, &hdr)
 	}
 	permuteSet(w.crashed, p.perm).Each(func(r core.Rank) { h = fpMix(h, uint64(r)) })
-	for j := range n {
+	return h
+}
+
+// PartFingerprint is the fingerprint of rank j's part of the encoding of
+// the world w renamed (the part of the process at perm⁻¹[j], renamed): a
+// hash of the bytes appendProc writes for it.
+func (p *Permutation) PartFingerprint(w *World, j core.Rank) (uint64, error) {
+	if p.identity { // the part as it is: the fingerprint the proc keeps
+		pr := w.proc(j)
+		if pr.edit == 0 { // an initial proc
+			return p.m.procFP(pr, w.alt, int(j)), nil
+		}
+		return pr.fp, nil
+	}
+	pp, err := p.part(w, int(j))
+	if err != nil {
+		return 0, err
+	}
+	return pp.fp, nil
+}
+
+// Fingerprint is Model.Fingerprint of the world w renamed (the hash of
+// AppendWorld's bytes that Model.Fingerprint computes from per-process
+// fingerprints), without building those bytes beyond the processes' parts
+// not met before. A symmetric search may key a world by the least of these
+// over its group: a function of the class, which distinct classes share
+// with probability about 2⁻⁶⁴ per pair, as the plain visited set's
+// fingerprints.
+func (p *Permutation) Fingerprint(w *World) (uint64, error) {
+	h := p.HeaderFingerprint(w)
+	for j := range p.m.cfg.N {
 		pp, err := p.part(w, j)
 		if err != nil {
 			return 0, err

@@ -3,6 +3,7 @@ package paxos
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -21,7 +22,8 @@ import (
 // checker.CanonicalEncoder.
 type SymModel struct {
 	*env.Model
-	perms []*env.Permutation // every acceptor permutation but the identity
+	perms []*env.Permutation // every acceptor permutation, the identity first
+	order []core.Rank        // the ranks in the key's order: acceptors, then proposers
 }
 
 var (
@@ -54,6 +56,9 @@ func NewSymModel(p Params) (*SymModel, error) {
 	}
 	cfg := p.Config()
 	s := &SymModel{Model: m}
+	for r := range p.N() {
+		s.order = append(s.order, core.Rank((r+p.Proposers)%p.N()))
+	}
 	for _, perm := range acceptorPerms(p) {
 		if err := cfg.CheckPermutation(perm); err != nil {
 			return nil, fmt.Errorf("--symmetry needs interchangeable acceptors, and --learners %v makes them learners too", p.Learners)
@@ -68,8 +73,8 @@ func NewSymModel(p Params) (*SymModel, error) {
 }
 
 // acceptorPerms lists the permutations of 0 … N−1 that fix the proposers
-// and rename the acceptors among themselves, the identity excepted
-// (A! − 1 of them), in lexicographic order.
+// and rename the acceptors among themselves, A! of them, in
+// lexicographic order (the identity first).
 func acceptorPerms(p Params) [][]core.Rank {
 	var out [][]core.Rank
 	acc := make([]core.Rank, p.Acceptors)
@@ -78,17 +83,13 @@ func acceptorPerms(p Params) [][]core.Rank {
 	gen = func(i int) {
 		if i == p.Acceptors {
 			perm := make([]core.Rank, p.N())
-			identity := true
 			for r := range p.Proposers {
 				perm[r] = core.Rank(r)
 			}
 			for k, a := range acc {
 				perm[p.Proposers+k] = a
-				identity = identity && a == core.Rank(p.Proposers+k)
 			}
-			if !identity {
-				out = append(out, perm)
-			}
+			out = append(out, perm)
 			return
 		}
 		for k := range p.Acceptors {
@@ -104,24 +105,56 @@ func acceptorPerms(p Params) [][]core.Rank {
 	return out
 }
 
-// EncodeCanonical appends the key of w's class: the least of the
-// fingerprints (env.Model.Fingerprint) of w renamed by each acceptor
-// permutation, the identity's being w's own, as 8 bytes. The renamed
-// fingerprints are computed from per-process parts (env.Permutation), not
-// from the renamed worlds' whole encodings. The key is a function of the
-// class (the renamings form a group); two classes share it with
-// probability about 2⁻⁶⁴, as two worlds share a fingerprint in the plain
-// visited set. It is therefore not the canonical representative's
-// encoding (checker.CanonicalEncoder's wording) but a fingerprint of it,
-// which is all the visited set keeps.
+// EncodeCanonical appends the key of w's class, 8 bytes. For each
+// renaming π (the identity included) let T(π) be the tuple of
+// fingerprints of π(w)'s encoding: its header, then the parts of the
+// acceptors' ranks in order, then the proposers' (env.Permutation). The
+// key is a hash of the least T(π), lexicographically. The renamings form
+// a group, so the set of tuples, and its least, is the same for every
+// world of the class: the key is a function of the class; two classes
+// share it only when fingerprints collide (about 2⁻⁶⁴ per pair, as in the
+// plain visited set). So it is not the canonical representative's
+// encoding (checker.CanonicalEncoder's wording) but a fingerprint of a
+// canonical form, which is all the visited set keeps. Comparing part by
+// part drops a renaming as soon as one of its parts is greater than
+// another's: the acceptors' own states usually differ, and then one
+// renaming is left after them and the proposers' parts are renamed once.
 func (m *SymModel) EncodeCanonical(b []byte, w *env.World) []byte {
-	best := m.Fingerprint(w)
-	for _, ren := range m.perms {
-		fp, err := ren.Fingerprint(w)
-		if err != nil {
-			panic(err) // unreachable: every node and message type has its hook (the assertions above)
+	var aliveBuf [8]int
+	alive := aliveBuf[:0]
+	best := ^uint64(0)
+	for k, ren := range m.perms {
+		switch h := ren.HeaderFingerprint(w); {
+		case h < best:
+			best, alive = h, append(alive[:0], k)
+		case h == best:
+			alive = append(alive, k)
 		}
-		best = min(best, fp)
 	}
-	return binary.LittleEndian.AppendUint64(b, best)
+	key := fpMix(0, best)
+	for _, j := range m.order {
+		next := alive[:0]
+		best = ^uint64(0)
+		for _, k := range alive {
+			fp, err := m.perms[k].PartFingerprint(w, j)
+			if err != nil {
+				panic(err) // unreachable: every node and message type has its hook (the assertions above)
+			}
+			switch {
+			case fp < best:
+				best, next = fp, append(next[:0], k)
+			case fp == best:
+				next = append(next, k)
+			}
+		}
+		alive = next
+		key = fpMix(key, best)
+	}
+	return binary.LittleEndian.AppendUint64(b, key)
+}
+
+// fpMix absorbs x into the hash h (a multiply-fold round).
+func fpMix(h, x uint64) uint64 {
+	hi, lo := bits.Mul64(h^x, 0xe7037ed1a0b428db)
+	return hi ^ lo
 }
