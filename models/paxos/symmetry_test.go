@@ -2,14 +2,18 @@ package paxos
 
 import (
 	"bytes"
+	"flag"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
+	"github.com/ftkernel/ftkernel/registry"
 )
 
 // symCase is one configuration searched with and without the acceptor
@@ -185,5 +189,47 @@ func TestSymmetryRefused(t *testing.T) {
 	}
 	if got := len(acceptorPerms(base)); got != 6 || slices.ContainsFunc(acceptorPerms(base), func(perm []core.Rank) bool { return perm[0] != 0 || perm[1] != 1 }) {
 		t.Errorf("%d acceptor permutations (want 3! = 6, fixing p0 and p1)", got)
+	}
+}
+
+// buildSymmetric builds the check model from ftcheck's flags with
+// --symmetry set, as `ftcheck check paxos --symmetry` does.
+func buildSymmetric(t *testing.T, args string) registry.Runner {
+	t.Helper()
+	fs := flag.NewFlagSet("paxos", flag.ContinueOnError)
+	fs.Bool("symmetry", true, "")
+	b := defineCheck(fs)
+	if err := fs.Parse(strings.Fields(args)); err != nil {
+		t.Fatal(err)
+	}
+	r, err := b()
+	if err != nil {
+		t.Fatalf("%s: %v", args, err)
+	}
+	if !r.Symmetric() {
+		t.Fatalf("%s: the model has no symmetry", args)
+	}
+	return r
+}
+
+// TestSymmetryDocsCounts pins the symmetric searches of docs/paxos.md
+// ("Acceptor symmetry"): complete breadth-first searches with every
+// property, termination included (costly rows with FTKERNEL_LONG=1).
+func TestSymmetryDocsCounts(t *testing.T) {
+	for _, c := range []modeltest.Counts{
+		{Args: "--instances 1", States: 10237, Transitions: 51622, Depth: 59},
+		{Args: "--instances 1 --crashes 0 --loss 1", States: 819, Transitions: 3846, Depth: 40},
+		{Args: "--instances 1 --crashes 1 --recoveries 1 --crashable 2-4", States: 13572, Transitions: 73482, Depth: 47},
+		{Args: "--instances 2 --crashes 0", States: 149027, Transitions: 1346316, Depth: 62, Long: true},
+	} {
+		if c.Long && !modeltest.Long() {
+			t.Logf("%s: skipped (FTKERNEL_LONG=1 runs it)", c.Args)
+			continue
+		}
+		res := buildSymmetric(t, c.Args).BFS(checker.Options{Symmetry: true, Workers: 1})
+		if !res.Symmetry {
+			t.Fatalf("%s: the search did not use the symmetry", c.Args)
+		}
+		modeltest.PinCounts(t, c.Args+" --symmetry", res, "", c.States, c.Transitions, c.Depth)
 	}
 }
