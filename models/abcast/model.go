@@ -181,11 +181,7 @@ func mutantInfos() []registry.MutantInfo {
 		ab.MutantBatchOverlap:          "consensus: the first message of each batch is proposed again in the next",
 		ab.MutantWaitFullBatch:         "consensus: the coordinator proposes only full batches of k (no end-of-round batch)",
 	}
-	out := make([]registry.MutantInfo, 0, len(ab.Mutants))
-	for _, m := range ab.Mutants {
-		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
-	}
-	return out
+	return registry.MutantInfos(ab.Mutants, docs)
 }
 
 // maySend is the may-still-send-to relation (env.Config.MaySend), an

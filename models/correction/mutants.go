@@ -18,9 +18,5 @@ func correctionMutants() []registry.MutantInfo {
 		corrsm.MutantOpportunisticWraps:    "opportunistic right-hand distance capped at P, not P−1 (wraps to the neighbour)",
 		corrsm.MutantColoredSends:          "a process colored by a correction message sends its tree messages and corrects, as if colored by the tree",
 	}
-	out := make([]registry.MutantInfo, 0, len(corrsm.Mutants))
-	for _, m := range corrsm.Mutants { // not LogPMutants: --mutants runs the exhaustive search
-		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
-	}
-	return out
+	return registry.MutantInfos(corrsm.Mutants, docs) // not LogPMutants: --mutants runs the exhaustive search
 }

@@ -85,11 +85,7 @@ func mutantInfos() []registry.MutantInfo {
 		dg.MutantRequesterProposes:       "the member that saw ζ good tests proposes itself instead of asking the leader (leader-lowest)",
 		dg.MutantKeepDuplicates:          "the leader remembers no request and proposes each one (one-consensus)",
 	}
-	out := make([]registry.MutantInfo, 0, len(dg.Mutants))
-	for _, m := range dg.Mutants {
-		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
-	}
-	return out
+	return registry.MutantInfos(dg.Mutants, docs)
 }
 
 // Ranges of simulate's flags.

@@ -27,9 +27,5 @@ func eraMutants() []registry.MutantInfo {
 		erasm.MutantResendUpFirstOnly:       "Part 4 re-sends UP to the new parent for the first agreement only",
 		erasm.MutantRequestEldersOnly:       "Recv(RESULTREQUEST) from q literally as printed: only r < q marked dead, not p's ancestors above q (the orphaned-DOWN finding)",
 	}
-	out := make([]registry.MutantInfo, 0, len(erasm.Mutants))
-	for _, m := range erasm.Mutants {
-		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
-	}
-	return out
+	return registry.MutantInfos(erasm.Mutants, docs)
 }

@@ -38,11 +38,7 @@ func mutantInfos() []registry.MutantInfo {
 		fd.MutantCleanupLate:       "the cleanup check runs one round late (suspects at lastInc + T_cleanup + 2)",
 		fd.MutantMergeSenderRound:  "merge records the heartbeat's own round (its value) as lastInc instead of the local round",
 	}
-	out := make([]registry.MutantInfo, 0, len(fd.Mutants))
-	for _, m := range fd.Mutants {
-		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
-	}
-	return out
+	return registry.MutantInfos(fd.Mutants, docs)
 }
 
 // defineCheck is `ftcheck check gossipfd --variant random|rr|brr|dbrr --n N

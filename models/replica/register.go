@@ -128,11 +128,7 @@ func replicaMutants() []registry.MutantInfo {
 		sm.MutantAnyTagMIDOrder:       "Recv(src, ANY_TAG) takes the smallest MID, not the earliest message src sent (MPI non-overtaking broken)",
 		sm.MutantMIDOrderIgnoresDst:   "the MID order of the backup, log and history ignores the destination (two sends' MIDs collide)",
 	}
-	out := make([]registry.MutantInfo, 0, len(sm.Mutants))
-	for _, m := range sm.Mutants {
-		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
-	}
-	return out
+	return registry.MutantInfos(sm.Mutants, docs)
 }
 
 // simulateReplica is `ftcheck simulate replica`: with

@@ -35,11 +35,7 @@ func mutantInfos() []registry.MutantInfo {
 		fd.MutantBMGPositiveOnly:   "ReliableBroadcast sends to i + 2^k only, not i − 2^k",
 		fd.MutantHostedNotReported: "StartPropagation of a daemon omits Hosted{Eid}",
 	}
-	out := make([]registry.MutantInfo, 0, len(fd.Mutants))
-	for _, m := range fd.Mutants {
-		out = append(out, registry.MutantInfo{Name: string(m), Doc: docs[m]})
-	}
-	return out
+	return registry.MutantInfos(fd.Mutants, docs)
 }
 
 // checkFlags are the flags of `ftcheck check ringfd`.
