@@ -1,8 +1,9 @@
 // Package hyperquicksort holds the Hyperquicksort of de Camargo's thesis
-// (UFPR, 2017, §4.2) over the DGRP: so far the mapping of Algorithms 2 and
-// 3, which gives every recommended process its partner in a sorting round
-// and every non-recommended process its substitute, both through the
-// cluster function c(i, s) (core.Cluster).
+// (UFPR, 2017, §4.2) over the DGRP: the mapping of Algorithms 2 and 3,
+// which gives every recommended process its partner in a sorting round and
+// every non-recommended process its substitute, both through the cluster
+// function c(i, s) (core.Cluster). The sort itself (Algorithm 1) is not in
+// the package.
 package hyperquicksort
 
 import (
