@@ -45,6 +45,11 @@ type Protocol struct {
 	// Simulate, when non-nil, runs the protocol's random-walk campaign
 	// (ftcheck simulate) and returns its JSON-ready report.
 	Simulate func(fs *flag.FlagSet) SimBuilder
+	// ShardsSimulate declares that Simulate's campaigns consult the run
+	// log (RunLog), so that ftcheck simulate --shard K/N may split them by
+	// run index; ftcheck refuses --shard for the other models before
+	// running anything.
+	ShardsSimulate bool
 }
 
 // Builder makes a model from parsed flags.

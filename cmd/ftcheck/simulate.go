@@ -61,6 +61,9 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if err := shard.validate(fs); err != nil {
 		return usageFor(help, "simulate %s: %v", p.Name, err)
 	}
+	if err := shard.validateSim(p); err != nil {
+		return usageFor(help, "simulate %s: %v", p.Name, err)
+	}
 	o, err := prepareOut(out)
 	if err != nil {
 		return usageFor(help, "simulate %s: %v", p.Name, err)

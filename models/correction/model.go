@@ -23,6 +23,8 @@ func init() {
 		Define:   defineCorrection,
 		Mutants:  correctionMutants(),
 		Simulate: simulateCorrection,
+		// Campaign consults registry.RunLog (runrecord.go).
+		ShardsSimulate: true,
 	})
 }
 
