@@ -5,7 +5,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ftkernel/ftkernel/checker"
 	abmodel "github.com/ftkernel/ftkernel/models/abcast"
 	ab "github.com/ftkernel/ftkernel/statemachine/abcast"
 )
@@ -33,34 +32,6 @@ func TestAbcastRapid(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		ps := m.Properties()
-		w := m.Init()[0]
-		for step := 0; step < 5000; step++ {
-			if m.Quiescent(w) {
-				for _, pr := range ps {
-					if pr.Kind == checker.Quiescence {
-						if err := pr.Check(w); err != nil {
-							rt.Fatalf("step %d: %s violated at quiescence: %v", step, pr.Name, err)
-						}
-					}
-				}
-				return
-			}
-			as := m.Actions(w, nil)
-			a := as[rapid.IntRange(0, len(as)-1).Draw(rt, "action")]
-			next, err := m.Apply(w, a)
-			if err != nil {
-				rt.Fatalf("step %d: %s: %v", step, m.Describe(w, a), err)
-			}
-			for _, pr := range ps {
-				if pr.Kind == checker.Invariant {
-					if err := pr.Check(next); err != nil {
-						rt.Fatalf("step %d (%s): %s violated: %v", step, m.Describe(w, a), pr.Name, err)
-					}
-				}
-			}
-			w = next
-		}
-		rt.Fatalf("no quiescence in 5000 steps")
+		walkRapid(rt, m, 5000, true)
 	})
 }

@@ -5,7 +5,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	elmodel "github.com/ftkernel/ftkernel/models/eventlogger"
 	el "github.com/ftkernel/ftkernel/statemachine/eventlogger"
@@ -48,36 +47,6 @@ func TestEventloggerRapid(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		ps := m.Properties()
-		w := m.Init()[0]
-		for step := 0; step < 5000; step++ {
-			if m.Quiescent(w) {
-				for _, pr := range ps {
-					if !pr.ExpectFail && (pr.Kind == checker.Quiescence || pr.Kind == checker.Eventually) {
-						if err := pr.Check(w); err != nil {
-							rt.Fatalf("step %d: %s violated at quiescence: %v", step, pr.Name, err)
-						}
-					}
-				}
-				return
-			}
-			as := m.Actions(w, nil)
-			if len(as) == 0 {
-				rt.Fatalf("step %d: deadlock", step)
-			}
-			a := as[rapid.IntRange(0, len(as)-1).Draw(rt, "action")]
-			next, err := m.Apply(w, a)
-			if err != nil {
-				rt.Fatalf("step %d: %s: %v", step, m.Describe(w, a), err)
-			}
-			for _, pr := range ps {
-				if pr.Kind == checker.Transition {
-					if err := pr.CheckStep(w, a, next); err != nil {
-						rt.Fatalf("step %d (%s): %s violated: %v", step, m.Describe(w, a), pr.Name, err)
-					}
-				}
-			}
-			w = next
-		}
+		walkRapid(rt, m, 5000, false)
 	})
 }

@@ -5,7 +5,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	paxosmodel "github.com/ftkernel/ftkernel/models/paxos"
 )
@@ -39,41 +38,6 @@ func TestPaxosRapid(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		ps := m.Properties()
-		w := m.Init()[0]
-		for step := 0; step < 3000; step++ {
-			if m.Quiescent(w) {
-				for _, pr := range ps {
-					if pr.Kind == checker.Quiescence || pr.Kind == checker.Eventually {
-						if err := pr.Check(w); err != nil {
-							rt.Fatalf("step %d: %s violated at quiescence: %v", step, pr.Name, err)
-						}
-					}
-				}
-				return
-			}
-			as := m.Actions(w, nil)
-			if len(as) == 0 {
-				rt.Fatalf("step %d: deadlock", step)
-			}
-			a := as[rapid.IntRange(0, len(as)-1).Draw(rt, "action")]
-			next, err := m.Apply(w, a)
-			if err != nil {
-				rt.Fatalf("step %d: %s: %v", step, m.Describe(w, a), err)
-			}
-			for _, pr := range ps {
-				var err error
-				switch pr.Kind {
-				case checker.Invariant:
-					err = pr.Check(next)
-				case checker.Transition:
-					err = pr.CheckStep(w, a, next)
-				}
-				if err != nil {
-					rt.Fatalf("step %d (%s): %s violated: %v", step, m.Describe(w, a), pr.Name, err)
-				}
-			}
-			w = next
-		}
+		walkRapid(rt, m, 3000, false)
 	})
 }
