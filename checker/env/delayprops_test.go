@@ -35,10 +35,7 @@ func delayToys() map[string]Config {
 // correct environment's toys, and checking them changes no count.
 func TestDelayPropsHold(t *testing.T) {
 	for name, c := range delayToys() {
-		r := checker.BFS[*World](mustNew(t, c), checker.Options{Workers: 1})
-		if r.Err != nil || !r.Complete || len(r.Violations) != 0 {
-			t.Fatalf("%s: err %v, complete %v, violations %v", name, r.Err, r.Complete, r.Violations)
-		}
+		r := mustHold(t, name, c)
 		c.Properties = nil
 		plain := checker.BFS[*World](mustNew(t, c), checker.Options{Workers: 1})
 		if plain.States != r.States || plain.Transitions != r.Transitions {

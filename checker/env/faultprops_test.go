@@ -36,10 +36,7 @@ func faultToys() map[string]Config {
 // the correct environment's toys.
 func TestFaultPropsHold(t *testing.T) {
 	for name, c := range faultToys() {
-		r := checker.BFS[*World](mustNew(t, c), checker.Options{Workers: 1})
-		if r.Err != nil || !r.Complete || len(r.Violations) != 0 {
-			t.Fatalf("%s: err %v, complete %v, violations %v", name, r.Err, r.Complete, r.Violations)
-		}
+		r := mustHold(t, name, c)
 		t.Logf("%-22s %6d states", name, r.States)
 	}
 }

@@ -76,3 +76,14 @@ func explore(t testing.TB, m *Model, limit int, f func(s *World, as []checker.Ac
 	}
 	return len(seen)
 }
+
+// mustHold searches c breadth-first with one worker and fails t unless the
+// search completes with no error and no violated property.
+func mustHold(t testing.TB, name string, c Config) *checker.Result {
+	t.Helper()
+	r := checker.BFS[*World](mustNew(t, c), checker.Options{Workers: 1})
+	if r.Err != nil || !r.Complete || len(r.Violations) != 0 {
+		t.Fatalf("%s: err %v, complete %v, violations %v", name, r.Err, r.Complete, r.Violations)
+	}
+	return r
+}
