@@ -35,7 +35,7 @@ func fuzzDecode(b []byte) (core.Message, error) {
 // the stream is a malformed frame or a stream cut short; every message it
 // delivers re-encodes to the bytes it was read from.
 func FuzzConnection(f *testing.F) {
-	hello := AppendFrame(nil, AppendHello(nil, 1, 4))
+	hello := AppendFrame(nil, AppendHello(nil, 1, 4, 0))
 	f.Add(hello)
 	f.Add(AppendFrame(hello, AppendData(nil, 7, 2, fuzzMsg{2, 300})))
 	f.Add(AppendFrame(AppendFrame(hello, AppendData(nil, 7, 2, fuzzMsg{2, 300})), AppendData(nil, 9, 3, fuzzMsg{0, 0})))
@@ -47,7 +47,7 @@ func FuzzConnection(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var got []core.Message
 		err := readPeer(bufio.NewReader(bytes.NewReader(b)), 64, fuzzDecode,
-			func(h []byte) error { _, err := DecodeHello(h, 4); return err },
+			func(h []byte) error { _, _, err := DecodeHello(h, 4); return err },
 			func(_, _ uint64, m core.Message) { got = append(got, m) })
 		if err == nil {
 			t.Fatal("readPeer ended without an error")
@@ -89,7 +89,7 @@ func TestFrameRoundTrip(t *testing.T) {
 	if err != nil || clock != 1<<40 || tick != 5 || m != (fuzzMsg{3, 1 << 60}) {
 		t.Fatalf("DecodeData: %d %d %v %v", clock, tick, m, err)
 	}
-	if _, err := DecodeHello(AppendHello(nil, 4, 4), 4); err == nil {
+	if _, _, err := DecodeHello(AppendHello(nil, 4, 4, 0), 4); err == nil {
 		t.Fatal("hello from rank 4 of 4 accepted")
 	}
 }

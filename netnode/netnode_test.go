@@ -82,7 +82,7 @@ func startGroup(t *testing.T) *group {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		c.Write(netnode.AppendFrame(nil, netnode.AppendHello(nil, 2, 3)))
+		c.Write(netnode.AppendFrame(nil, netnode.AppendHello(nil, 2, 3, 0)))
 		g.fakeOut[p] = c
 	}
 	errs := make(chan error, 2)
@@ -124,8 +124,8 @@ func TestGarbageClosesOnlyThatConnection(t *testing.T) {
 		{"frame too long", true, []byte{0x7f, 0xff, 0xff, 0xff, 1, 2, 3}, "length 2147483647"},
 		{"empty frame", true, []byte{0, 0, 0, 0}, "length 0"},
 		{"no hello", false, netnode.AppendFrame(nil, netnode.AppendData(nil, 1, 0, msg{v: 3})), "not a hello"},
-		{"hello of another group", false, netnode.AppendFrame(nil, netnode.AppendHello(nil, 1, 4)), "group of 4"},
-		{"second hello from p1", false, netnode.AppendFrame(nil, netnode.AppendHello(nil, 1, 3)), "second connection from p1"},
+		{"hello of another group", false, netnode.AppendFrame(nil, netnode.AppendHello(nil, 1, 4, 0)), "group of 4"},
+		{"second hello from p1", false, netnode.AppendFrame(nil, netnode.AppendHello(nil, 1, 3, 0)), "second connection from p1"},
 		{"random bytes", false, []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), "length"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -59,6 +59,30 @@ type Config struct {
 	Logf func(format string, args ...any)
 	// MaxFrame bounds a frame's length (default DefaultMaxFrame).
 	MaxFrame int
+
+	// Crash-recovery (stable.go, restart.go).
+
+	// StateDir, when set, is the node's stable storage: after each step,
+	// before its log line and effects, the step's event is journaled and
+	// the machine's Recover() state committed there (see Restore). The
+	// machine must be a core.Recoverable.
+	StateDir string
+	// Incarnation is this process's: 0 at the first start, k after k
+	// restarts (Restore's). It is sent in the hello. When above 0, Run
+	// steps core.Restart() before any other event, and the node's
+	// StateDir must be the one Restore read.
+	Incarnation uint64
+	// Clock is the Lamport clock to start from (Restore's).
+	Clock uint64
+	// Restored is the number of journal lines Restore replayed (the
+	// journal goes on after them).
+	Restored uint64
+	// Incarnations[q] is peer q's incarnation as the node starts (nil:
+	// all 0); Rejoin updates it. A send's log record names it (Inc).
+	Incarnations []uint64
+	// Stepped, when set, is called on the stepping goroutine after each
+	// step's effects with the step's event, before AfterStep.
+	Stepped func(core.Event)
 }
 
 // Detector is a failure detector: Run calls suspect(q) when it finds peer q
@@ -116,12 +140,16 @@ type Node struct {
 	mu      sync.Mutex
 	inbox   []item
 	wake    chan struct{}
-	in      map[core.Rank]net.Conn // accepted, hello received
-	conns   map[net.Conn]bool      // every open accepted connection
-	helloed chan struct{}          // closed once every peer said hello
-	out     []*outbox              // per peer (nil for Rank)
+	in      map[core.Rank]*reader // accepted, hello received
+	conns   map[net.Conn]bool     // every open accepted connection
+	helloed chan struct{}         // closed once every peer said hello
+	hellos  int                   // peers whose hello came (up to expect)
+	expect  int                   // peers to hear from before Connect returns
+	out     []*outbox             // per peer (nil for Rank)
+	inc     []uint64              // per peer: its incarnation, as known
 	closed  bool
 	wg      sync.WaitGroup
+	stable  *stableStore
 
 	// Owned by the stepping goroutine.
 	clock, seq uint64
@@ -160,7 +188,7 @@ func New(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("netnode: listener %s is not on a loopback address", cfg.Listener.Addr())
 	}
 	for q, a := range cfg.Peers {
-		if core.Rank(q) != cfg.Rank && !Loopback(a) {
+		if core.Rank(q) != cfg.Rank && a != "" && !Loopback(a) {
 			return nil, fmt.Errorf("netnode: peer %d at %q is not a loopback IP address", q, a)
 		}
 	}
@@ -171,19 +199,45 @@ func New(cfg Config) (*Node, error) {
 		cfg.MaxFrame = DefaultMaxFrame
 	}
 	nd := &Node{cfg: cfg, n: n, logf: cfg.Logf, wake: make(chan struct{}, 1),
-		in: map[core.Rank]net.Conn{}, conns: map[net.Conn]bool{}, helloed: make(chan struct{}),
-		out: make([]*outbox, n), timers: map[uint64]uint64{}}
+		in: map[core.Rank]*reader{}, conns: map[net.Conn]bool{}, helloed: make(chan struct{}),
+		out: make([]*outbox, n), inc: make([]uint64, n), timers: map[uint64]uint64{}, clock: cfg.Clock}
 	if nd.logf == nil {
 		nd.logf = log.Printf
 	}
-	if n == 1 {
+	if cfg.Incarnations != nil {
+		if len(cfg.Incarnations) != n {
+			return nil, fmt.Errorf("netnode: %d incarnations for %d peers", len(cfg.Incarnations), n)
+		}
+		copy(nd.inc, cfg.Incarnations)
+	}
+	for q, a := range cfg.Peers {
+		if core.Rank(q) != cfg.Rank && a != "" {
+			nd.expect++
+		}
+	}
+	if nd.expect == 0 {
 		close(nd.helloed)
+	}
+	if cfg.StateDir != "" {
+		if _, ok := cfg.Machine.(core.Recoverable); !ok {
+			return nil, fmt.Errorf("netnode: StateDir: %T is not a core.Recoverable", cfg.Machine)
+		}
+		var err error
+		if cfg.Incarnation == 0 {
+			nd.stable, err = openStable(cfg.StateDir)
+		} else {
+			nd.stable, err = reopenStable(cfg.StateDir, cfg.Restored)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	return nd, nil
 }
 
 // Connect accepts the peers' connections and dials every peer, until each
-// direction of each pair is connected or ctx is done. Messages that arrive
+// direction of each pair is connected or ctx is done. A peer whose address
+// is "" (a dead process) is neither dialled nor waited for. Messages that arrive
 // before Run are kept for it. It starts the accept loop, which goes on
 // (closing connections that fail their hello) until Run returns.
 func (nd *Node) Connect(ctx context.Context) error {
@@ -193,7 +247,7 @@ func (nd *Node) Connect(ctx context.Context) error {
 		return err
 	}
 	for q := range nd.n {
-		if core.Rank(q) == nd.cfg.Rank {
+		if core.Rank(q) == nd.cfg.Rank || nd.cfg.Peers[q] == "" {
 			continue
 		}
 		var d net.Dialer
@@ -213,7 +267,7 @@ func (nd *Node) Connect(ctx context.Context) error {
 			return fmt.Errorf("netnode: dial p%d: %w", q, err)
 		}
 		ob := &outbox{conn: c, wake: make(chan struct{}, 1)}
-		ob.queue = AppendFrame(nil, AppendHello(nil, nd.cfg.Rank, nd.n))
+		ob.queue = AppendFrame(nil, AppendHello(nil, nd.cfg.Rank, nd.n, nd.cfg.Incarnation))
 		nd.mu.Lock()
 		nd.out[q] = ob
 		nd.mu.Unlock()
@@ -299,6 +353,12 @@ func (nd *Node) run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer nd.shutdown()
 	defer cancel()
+	if nd.cfg.Incarnation > 0 && !nd.ticked {
+		// core: a restarted node steps Restart before anything else.
+		if err := nd.step(item{ev: core.Restart()}); err != nil {
+			return err
+		}
+	}
 	if d := nd.cfg.Detector; d != nil {
 		nd.wg.Add(1)
 		go func() {
@@ -402,6 +462,13 @@ func (nd *Node) step(it item) error {
 		}
 		nd.suspected.Add(ev.Peer)
 		nd.closeOut(ev.Peer)
+	case core.EvRecovered:
+		// Only a peer reported dead is reported back (core); Rejoin
+		// already connected to its new incarnation.
+		if !ev.Peer.Valid(nd.n) || !nd.suspected.Has(ev.Peer) {
+			return nil
+		}
+		nd.suspected.Remove(ev.Peer)
 	}
 	if ev.Kind == core.EvReceive {
 		nd.clock = max(nd.clock, it.clock)
@@ -418,16 +485,31 @@ func (nd *Node) step(it item) error {
 		rec.Err = err.Error()
 		effs = effs[:0]
 	}
-	for _, e := range effs {
-		rec.Effects = append(rec.Effects, EncodeEffect(e))
+	// Each send's connection, and the incarnation it reaches, taken
+	// together: a Rejoin in between cannot make the log name one
+	// incarnation and the bytes go to another.
+	dest := make([]*outbox, len(effs))
+	nd.mu.Lock()
+	for i, e := range effs {
+		r := EncodeEffect(e)
+		if e.Kind == core.EffSend && e.To.Valid(nd.n) && e.To != nd.cfg.Rank {
+			dest[i], r.Inc = nd.out[e.To], nd.inc[e.To]
+		}
+		rec.Effects = append(rec.Effects, r)
+	}
+	nd.mu.Unlock()
+	if nd.stable != nil && err == nil {
+		if err := nd.stable.commit(ev, nd.cfg.Incarnation, nd.clock, nd.cfg.Machine.(core.Recoverable)); err != nil {
+			return err
+		}
 	}
 	if err := nd.writeLine(rec); err != nil {
 		return err
 	}
-	for _, e := range effs {
+	for i, e := range effs {
 		switch e.Kind {
 		case core.EffSend:
-			nd.send(e.To, e.Msg)
+			nd.send(e.To, e.Msg, dest[i])
 		case core.EffSetTimer:
 			nd.gen++
 			g, id := nd.gen, e.Timer
@@ -444,13 +526,18 @@ func (nd *Node) step(it item) error {
 		}
 	}
 	nd.effs = effs[:0]
+	if nd.cfg.Stepped != nil {
+		nd.cfg.Stepped(ev)
+	}
 	if nd.cfg.AfterStep != nil {
 		nd.cfg.AfterStep()
 	}
 	return nil
 }
 
-func (nd *Node) send(to core.Rank, m core.Message) {
+// send sends m to peer to over ob, the peer's connection when the step
+// was logged (nil: none, the message is lost).
+func (nd *Node) send(to core.Rank, m core.Message, ob *outbox) {
 	if to == nd.cfg.Rank {
 		nd.push(item{ev: core.Receive(to, m), clock: nd.clock, tick: nd.tick})
 		return
@@ -459,9 +546,6 @@ func (nd *Node) send(to core.Rank, m core.Message) {
 		nd.logf("netnode: p%d: send to %v: no such rank", nd.cfg.Rank, to)
 		return
 	}
-	nd.mu.Lock()
-	ob := nd.out[to]
-	nd.mu.Unlock()
 	if ob != nil {
 		ob.add(AppendFrame(nil, AppendData(nil, nd.clock, nd.tick, m)))
 	}
@@ -471,7 +555,7 @@ func (nd *Node) writeHeader() error {
 	if nd.cfg.Trace == nil {
 		return nil
 	}
-	h := Header{Rank: nd.cfg.Rank, N: nd.n, TimeUnit: int64(nd.cfg.TimeUnit), Start: time.Now().UnixNano(), Meta: nd.cfg.Meta}
+	h := Header{Rank: nd.cfg.Rank, N: nd.n, Incarnation: nd.cfg.Incarnation, TimeUnit: int64(nd.cfg.TimeUnit), Start: time.Now().UnixNano(), Meta: nd.cfg.Meta}
 	b, err := json.Marshal(struct {
 		Header Header `json:"header"`
 	}{h})
@@ -537,15 +621,26 @@ func (nd *Node) read(c net.Conn) {
 		c.Close()
 	}()
 	var from core.Rank = core.NoRank
+	var me *reader
+	var prev <-chan struct{}
 	err := readPeer(bufio.NewReader(c), nd.cfg.MaxFrame, nd.cfg.Decode,
 		func(b []byte) error {
 			var err error
-			from, err = nd.hello(b, c)
+			from, me, prev, err = nd.hello(b, c)
 			return err
 		},
 		func(clock, tick uint64, m core.Message) {
+			if prev != nil {
+				// A restarted peer's messages come after every
+				// message of its previous incarnation (FIFO).
+				<-prev
+				prev = nil
+			}
 			nd.push(item{ev: core.Receive(from, m), clock: clock, tick: tick})
 		})
+	if me != nil {
+		close(me.done)
+	}
 	if !errors.Is(err, io.EOF) && !nd.isClosed() {
 		nd.logf("netnode: p%d: connection from %v (%s) closed: %v", nd.cfg.Rank, from, c.RemoteAddr(), err)
 	}
@@ -575,25 +670,40 @@ func readPeer(r *bufio.Reader, maxFrame int, decode func([]byte) (core.Message, 
 	}
 }
 
+// reader is an accepted connection after its hello.
+type reader struct {
+	inc  uint64        // the peer's incarnation, from the hello
+	done chan struct{} // closed when its reading ends
+}
+
 // hello reads the first frame and registers the connection as the peer's.
-func (nd *Node) hello(b []byte, c net.Conn) (core.Rank, error) {
-	from, err := DecodeHello(b, nd.n)
+// A second connection from a peer is refused, unless it comes from a
+// later incarnation (a restarted process): it then replaces the first,
+// and prev, the first's done channel, is returned: nothing of the new
+// connection is delivered before the old one is read to its end.
+func (nd *Node) hello(b []byte, c net.Conn) (from core.Rank, me *reader, prev <-chan struct{}, err error) {
+	from, inc, err := DecodeHello(b, nd.n)
 	if err != nil {
-		return core.NoRank, err
+		return core.NoRank, nil, nil, err
 	}
 	nd.mu.Lock()
 	defer nd.mu.Unlock()
 	if from == nd.cfg.Rank {
-		return core.NoRank, fmt.Errorf("%w: hello from this node's own rank", ErrFrame)
+		return core.NoRank, nil, nil, fmt.Errorf("%w: hello from this node's own rank", ErrFrame)
 	}
-	if _, dup := nd.in[from]; dup {
-		return core.NoRank, fmt.Errorf("%w: a second connection from p%d", ErrFrame, from)
+	old, dup := nd.in[from]
+	if dup && inc <= old.inc {
+		return core.NoRank, nil, nil, fmt.Errorf("%w: a second connection from p%d (incarnation %d, have %d)", ErrFrame, from, inc, old.inc)
 	}
-	nd.in[from] = c
-	if len(nd.in) == nd.n-1 {
+	me = &reader{inc: inc, done: make(chan struct{})}
+	nd.in[from] = me
+	if dup {
+		return from, me, old.done, nil
+	}
+	if nd.hellos++; nd.hellos == nd.expect {
 		close(nd.helloed)
 	}
-	return from, nil
+	return from, me, nil, nil
 }
 
 func (nd *Node) isClosed() bool {
@@ -630,13 +740,16 @@ func (nd *Node) shutdown() {
 		}
 	}
 	nd.wg.Wait()
+	nd.stable.close()
 }
 
 // outbox is the writing side of one connection: frames queued by the
 // stepping goroutine, written by the outbox's own goroutine, so that a
 // slow peer never blocks a Step.
 type outbox struct {
-	conn  net.Conn
+	conn net.Conn
+	// dial, when conn is nil, connects (Rejoin): run calls it first.
+	dial  func() (net.Conn, error)
 	mu    sync.Mutex
 	queue []byte
 	done  bool
@@ -665,13 +778,32 @@ func (o *outbox) close() {
 	o.mu.Lock()
 	o.done = true
 	o.queue = nil
+	c := o.conn
 	o.mu.Unlock()
-	o.conn.Close()
+	if c != nil {
+		c.Close()
+	}
 	o.signal()
 }
 
 func (o *outbox) run(wg *sync.WaitGroup) {
 	defer wg.Done()
+	if o.conn == nil {
+		c, err := o.dial()
+		o.mu.Lock()
+		done := o.done
+		o.conn = c
+		o.mu.Unlock()
+		if err != nil || done {
+			// Unreachable, or closed meanwhile: what is queued is
+			// lost, as messages to a crashed process are.
+			if c != nil {
+				c.Close()
+			}
+			o.close()
+			return
+		}
+	}
 	defer o.conn.Close()
 	for range o.wake {
 		o.mu.Lock()

@@ -41,16 +41,23 @@ type EffectRecord struct {
 	Value    []byte `json:"v,omitempty"`
 	Timer    uint64 `json:"timer,omitempty"`
 	Delay    uint64 `json:"delay,omitempty"`
-	Text     string `json:"text"`
+	// Inc, for a send to a peer, is the peer's incarnation the send went
+	// to (its process's restarts, as the node knew when it logged the
+	// step): the k-th message a peer's incarnation i receives from this
+	// node is the k-th send logged to it with Inc i.
+	Inc  uint64 `json:"inc,omitempty"`
+	Text string `json:"text"`
 }
 
 // Header is the first line of a node's log, {"header": …}.
 type Header struct {
-	Rank     core.Rank       `json:"rank"`
-	N        int             `json:"n"`
-	TimeUnit int64           `json:"time_unit_ns"`
-	Start    int64           `json:"start"` // Unix nanoseconds when the log was opened
-	Meta     json.RawMessage `json:"meta,omitempty"`
+	Rank core.Rank `json:"rank"`
+	N    int       `json:"n"`
+	// Incarnation is the process's (0, then one more at each restart).
+	Incarnation uint64          `json:"incarnation,omitempty"`
+	TimeUnit    int64           `json:"time_unit_ns"`
+	Start       int64           `json:"start"` // Unix nanoseconds when the log was opened
+	Meta        json.RawMessage `json:"meta,omitempty"`
 }
 
 var eventKinds = map[core.EventKind]string{

@@ -49,30 +49,34 @@ func ReadFrame(r *bufio.Reader, max int) ([]byte, error) {
 	return b, nil
 }
 
-// AppendHello appends the payload of a hello frame from rank p of a group
+// AppendHello appends the payload of a hello frame from incarnation inc
+// (0 at the first start, one more at each restart) of rank p of a group
 // of n.
-func AppendHello(b []byte, p core.Rank, n int) []byte {
+func AppendHello(b []byte, p core.Rank, n int, inc uint64) []byte {
 	b = append(b, helloMagic...)
 	b = core.AppendUint(b, uint64(p))
-	return core.AppendUint(b, uint64(n))
+	b = core.AppendUint(b, uint64(n))
+	return core.AppendUint(b, inc)
 }
 
 // DecodeHello reads a hello payload and returns the sender's rank, which
-// must be below n, and must be from a group of n.
-func DecodeHello(payload []byte, n int) (core.Rank, error) {
+// must be below n, and its incarnation; the hello must be from a group of
+// n.
+func DecodeHello(payload []byte, n int) (core.Rank, uint64, error) {
 	if len(payload) < len(helloMagic) || string(payload[:len(helloMagic)]) != helloMagic {
-		return core.NoRank, fmt.Errorf("%w: not a hello", ErrFrame)
+		return core.NoRank, 0, fmt.Errorf("%w: not a hello", ErrFrame)
 	}
 	d := core.NewDecoder(payload[len(helloMagic):])
 	p := d.Rank(n)
 	m := d.Uint()
+	inc := d.Uint()
 	if err := d.Finish(); err != nil {
-		return core.NoRank, fmt.Errorf("%w: hello: %v", ErrFrame, err)
+		return core.NoRank, 0, fmt.Errorf("%w: hello: %v", ErrFrame, err)
 	}
 	if m != uint64(n) {
-		return core.NoRank, fmt.Errorf("%w: hello from a group of %d, this one has %d", ErrFrame, m, n)
+		return core.NoRank, 0, fmt.Errorf("%w: hello from a group of %d, this one has %d", ErrFrame, m, n)
 	}
-	return p, nil
+	return p, inc, nil
 }
 
 // AppendData appends the payload of a message frame: the sender's Lamport
