@@ -58,6 +58,8 @@ type Run struct {
 	// Outputs: each process's last output.
 	Outputs   []uint64
 	Violation string
+	// Final is the world at the end (histories, logs, counters).
+	Final *env.World
 }
 
 // Simulate runs p's program once: at every step the enabled action of the
@@ -138,6 +140,7 @@ func Simulate(p Params, c Crash, seed uint64) (Run, error) {
 			}
 		}
 	}
+	run.Final = w
 	for q := range core.Rank(p.Procs) {
 		if w.Incarnation(q) > 0 {
 			run.RolledBack = append(run.RolledBack, int(q))
