@@ -33,6 +33,11 @@ type DESParams struct {
 	Count            CountParams
 	Cost             CostModel
 	Duration, Warmup float64
+	// Think is the application's time (µs) between a save's
+	// acknowledgement and the process's next save; process q makes its
+	// first save at q·Think/Procs, so the processes do not start in
+	// lockstep. 0 is the micro-benchmark's closed loop.
+	Think float64
 }
 
 // DESResult is a throughput run's outcome.
@@ -91,6 +96,9 @@ func Throughput(p DESParams) (DESResult, error) {
 	c := p.Count.config()
 	if err := c.Validate(); err != nil {
 		return DESResult{}, err
+	}
+	if p.Think < 0 {
+		return DESResult{}, fmt.Errorf("think %g µs: want ≥ 0", p.Think)
 	}
 	if p.Cost.Cores < 1 {
 		return DESResult{}, fmt.Errorf("cores %d: want ≥ 1", p.Cost.Cores)
@@ -177,10 +185,16 @@ func Throughput(p DESParams) (DESResult, error) {
 	}
 	called := make([]float64, c.Procs)
 	next := make([]int, c.Procs)
-	call := func(now float64, q core.Rank) {
-		called[q] = now
+	now := 0.0
+	call := func(at float64, q core.Rank) {
+		called[q] = at
 		next[q]++
-		arrive(job{at: now, rank: q, ev: core.Call(el.Save{Det: fmt.Sprintf("d%d.%d", q, next[q])})})
+		j := job{at: at, rank: q, ev: core.Call(el.Save{Det: fmt.Sprintf("d%d.%d", q, next[q])})}
+		if at <= now {
+			arrive(j)
+		} else {
+			push(&desEvent{t: at, j: j})
+		}
 	}
 	// Phase 1 first, at time 0; the saves start once it is over.
 	for s := range c.Sequences() {
@@ -190,7 +204,6 @@ func Throughput(p DESParams) (DESResult, error) {
 	var saves int
 	var latSum float64
 	end := p.Warmup + p.Duration
-	now := 0.0
 	for {
 		start(now)
 		if stepErr != nil {
@@ -202,7 +215,7 @@ func Throughput(p DESParams) (DESResult, error) {
 			}
 			started = true
 			for q := range core.Rank(c.Procs) {
-				call(now, q)
+				call(now+float64(q)*p.Think/float64(c.Procs), q)
 			}
 			continue
 		}
@@ -237,7 +250,7 @@ func Throughput(p DESParams) (DESResult, error) {
 					saves++
 					latSum += now - called[e.j.rank]
 				}
-				call(now, e.j.rank)
+				call(now+p.Think, e.j.rank)
 			}
 		}
 	}
