@@ -3,6 +3,7 @@ package diagnosis
 import (
 	"flag"
 	"fmt"
+	"slices"
 
 	"github.com/ftkernel/ftkernel/internal/mutant"
 	"github.com/ftkernel/ftkernel/models/internal/flagcheck"
@@ -23,6 +24,8 @@ var mutantsOf = map[string][]registry.MutantInfo{
 		{Name: string(dg.MutantClusterNoXOR), Doc: "c(i, s) with + instead of ⊕: (i + 2^(s−1) + k) mod n"},
 		{Name: string(dg.MutantTesterOwnCluster), Doc: "the tester rule reads c(i, s) instead of c(j, s)"},
 		{Name: string(dg.MutantTimestampGE), Doc: "the merge accepts a timestamp ≥ the local one instead of >"},
+		{Name: string(dg.MutantRoundTwoDelta), Doc: "--timing bounded: a round lasts 2Δ ticks instead of 2Δ + 1, so its deadline can pass a reply still in time"},
+		{Name: string(dg.MutantSilenceFaultFree), Doc: "--timing bounded: a tested node that does not answer by the deadline is left as it was believed instead of tested faulty"},
 	},
 }
 
@@ -49,7 +52,16 @@ func define(alg string) func(fs *flag.FlagSet) registry.Builder {
 		var events int
 		fs.IntVar(&events, "events", 0, fmt.Sprintf("state changes after the start, 0 … %d (0: a fixed fault set)", MaxEvents))
 		mut := fs.String("mutant", "", "a broken variant (ftcheck list)")
+		var net func() (registry.Runner, bool, error)
+		if alg == VCube {
+			net = defineNet(fs, n, mut)
+		}
 		return func() (registry.Runner, error) {
+			if net != nil {
+				if r, ok, err := net(); ok {
+					return r, err
+				}
+			}
 			if err := flagcheck.First(flagcheck.Int("n", int64(*n), 2, MaxCheckN, ""),
 				flagcheck.Int("events", int64(events), 0, MaxEvents, "")); err != nil {
 				return nil, err
@@ -63,6 +75,9 @@ func define(alg string) func(fs *flag.FlagSet) registry.Builder {
 			}
 			if *mut != "" && !knownMutant(alg, *mut) {
 				return nil, registry.ErrUnknownMutant(alg, *mut)
+			}
+			if slices.Contains(netOnlyMutants, mutant.Name(*mut)) {
+				return nil, fmt.Errorf("--mutant %s: a mutant of the network model (--timing bounded)", *mut)
 			}
 			m, err := New(alg, *n, fm, events, mutant.Name(*mut))
 			if err != nil {

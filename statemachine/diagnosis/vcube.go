@@ -44,16 +44,38 @@ func (v *VCube) believesFaulty(i, k core.Rank) bool { return i != k && v.TS[i][k
 // on node j ∈ c(i,s), node i checks whether it is the first fault-free node in c(j,s) (note that
 // the index is j)": i tests j iff i is the first node of c(j, s) that i believes fault-free.
 func (v *VCube) Tests(i, j core.Rank, s int) bool {
-	c := cluster(v.Mutant, j, s, v.N)
-	if v.Mutant == MutantTesterOwnCluster {
-		c = cluster(v.Mutant, i, s, v.N) // the broken rule: c(i, s) instead of c(j, s)
+	return vcubeTests(v.Mutant, i, j, s, v.N, v.TS[i])
+}
+
+// vcubeTests is the tester rule of §3.4 for node i, whose timestamps are ts: i tests j in
+// round s iff i is the first node of c(j, s) that i believes fault-free (an even timestamp;
+// i believes itself fault-free). MutantTesterOwnCluster reads c(i, s) instead.
+func vcubeTests(m mutant.Name, i, j core.Rank, s, n int, ts []uint32) bool {
+	c := cluster(m, j, s, n)
+	if m == MutantTesterOwnCluster {
+		c = cluster(m, i, s, n) // the broken rule: c(i, s) instead of c(j, s)
 	}
 	for _, k := range c {
-		if !v.believesFaulty(i, k) {
+		if k == i || ts[k]%2 == 0 {
 			return k == i
 		}
 	}
 	return false
+}
+
+// vcubeMerge is VCube's copy (§3.4: "copies all diagnostic information from the tested node,
+// and accepts an entry only if its timestamp is newer"): tester i, with timestamps t, takes
+// every entry k ≠ i, j of fault-free j's timestamps from that is greater than its own
+// (MutantTimestampGE: greater or equal). Entry j is the test's own outcome.
+func vcubeMerge(m mutant.Name, t, from []uint32, i, j core.Rank) {
+	for k := range t {
+		if core.Rank(k) == i || core.Rank(k) == j {
+			continue
+		}
+		if from[k] > t[k] || (m == MutantTimestampGE && from[k] >= t[k]) {
+			t[k] = from[k]
+		}
+	}
 }
 
 // Round runs test round s = v.S (§3.4): each fault-free node i tests every j ∈ c(i, s) that it
@@ -81,14 +103,7 @@ func (v *VCube) Round() RoundReport {
 			if v.faulty[j] {
 				continue
 			}
-			for k := range t {
-				if core.Rank(k) == i || core.Rank(k) == j {
-					continue
-				}
-				if old[j][k] > t[k] || (v.Mutant == MutantTimestampGE && old[j][k] >= t[k]) {
-					t[k] = old[j][k]
-				}
-			}
+			vcubeMerge(v.Mutant, t, old[j], i, j)
 			rep.Copied += v.N
 		}
 	}
