@@ -51,6 +51,16 @@ type runScenario struct {
 	// message does not emit EffSuspect); each new one is reported as an
 	// EffSuspect output is.
 	known func(core.Machine) core.RankSet
+	// ordinal numbers a process's outputs by their position (its k-th
+	// output is instance k), so that comparing an instance among the live
+	// processes compares their output orders (abcast's total order).
+	ordinal bool
+	// finished is the parent's rule, under finishParent, for when live
+	// rank r has finished, from every process's outputs so far (abcast).
+	finished func(h *runHeader, res *groupResult, r int) bool
+	// flags, when set, adds the scenario's own flags after the model's and
+	// returns the check of their parsed values (an error is bad usage).
+	flags func(fs *flag.FlagSet) func() error
 }
 
 // runFinish says when a process has finished its scenario.
@@ -67,6 +77,9 @@ const (
 	// finishDetected: every kill was made and the process reported
 	// (EffSuspect) every killed rank; the parent decides it.
 	finishDetected
+	// finishParent: the parent decides it by the scenario's finished rule
+	// (abcast: every message it can deliver delivered).
+	finishParent
 )
 
 // runScenarios are the models `ftcheck run` knows a scenario for.
@@ -125,6 +138,7 @@ var runScenarios = map[string]runScenario{
 		finish:    finishDetected,
 		label:     "p",
 	},
+	"abcast": abcastScenario,
 }
 
 // reportedSet is ringfd's Reported set of a daemon.
@@ -256,9 +270,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var asJSON bool
 	var detector string
 	common := func(fs *flag.FlagSet) {
-		fs.StringVar(&detector, "detector", "perfect", "with a protocol that uses a failure detector (era, replica): perfect (ftcheck tells the survivors of each death) "+
-			"or a heartbeat detector, ringfd or gossipfd, run in every process beside the protocol (its defaults as in ftcheck run ringfd|gossipfd), "+
-			"its suspicions the protocol's; its own trace goes to TRACE-DIR/detector")
+		detector = "perfect"
+		if fs.Lookup("detector") == nil { // else the model's own --detector (abcast's perfect|none) chooses
+			fs.StringVar(&detector, "detector", "perfect", "with a protocol that uses a failure detector (era, replica): perfect (ftcheck tells the survivors of each death) "+
+				"or a heartbeat detector, ringfd or gossipfd, run in every process beside the protocol (its defaults as in ftcheck run ringfd|gossipfd), "+
+				"its suspicions the protocol's; its own trace goes to TRACE-DIR/detector")
+		}
 		fs.Var(&kills, "kill", "RANK@DURATION: SIGKILL the rank that long after every process is connected and the scenario started; at 0s, before it starts (repeatable)")
 		if fs.Lookup("seed") == nil { // else the model's own --seed is the scenario's
 			fs.Uint64Var(&seed, "seed", 1, "seed of the processes' inputs")
@@ -299,11 +316,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fs.Lookup(d[0]).DefValue = d[1]
 		fs.Set(d[0], d[1])
 	}
+	check := func() error { return nil }
+	if sc.flags != nil {
+		check = sc.flags(fs)
+	}
 	if err := parseFlags(fs, args[1:], stdout, "run "+p.Name, strings.Replace(synopsis, "MODEL", p.Name, 1)+"\nscenario: "+sc.doc); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usageFor(help, "run %s: unexpected argument %q", p.Name, fs.Arg(0))
+	}
+	if err := check(); err != nil {
+		return usageFor(help, "run %s: %v", p.Name, err)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -604,6 +628,12 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 				res.finished[r] = !res.killed[r] && detected(r)
 			}
 		}
+		if sc := runScenarios[h.Model]; sc.finish == finishParent {
+			f := sc.finished
+			for r := range n {
+				res.finished[r] = !res.killed[r] && f(h, res, r)
+			}
+		}
 		for r := range n {
 			if !res.killed[r] && !res.finished[r] {
 				return false
@@ -648,6 +678,9 @@ loop:
 				res.finished[ev.rank] = true
 			case strings.HasPrefix(ev.line, "return "):
 				if rt, err := parseReturn(ev.line, start); err == nil {
+					if runScenarios[h.Model].ordinal {
+						rt.Instance = uint64(len(res.returns[ev.rank]))
+					}
 					res.returns[ev.rank] = append(res.returns[ev.rank], rt)
 				} else {
 					fmt.Fprintf(stderr, "ftcheck run: p%d: %v\n", ev.rank, err)
@@ -886,7 +919,11 @@ func printRun(w io.Writer, rep *runReport, name string) {
 		if p.Killed {
 			var vals []string
 			for _, rt := range p.Returns {
-				vals = append(vals, fmt.Sprintf("%s%d", runScenarios[rep.Model].label, rt.Instance))
+				if runScenarios[rep.Model].ordinal { // the order is the output: its values
+					vals = append(vals, rt.Value)
+				} else {
+					vals = append(vals, fmt.Sprintf("%s%d", runScenarios[rep.Model].label, rt.Instance))
+				}
 			}
 			if len(vals) == 0 {
 				fmt.Fprintf(w, "p%d (killed) had no output before it died\n", p.Rank)
