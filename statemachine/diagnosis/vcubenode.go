@@ -106,6 +106,9 @@ func NewVCubeNode(cfg *VCubeNodeConfig, me core.Rank) (*VCubeNode, error) {
 // Round is the number of test rounds the node has begun (0 before Start).
 func (v *VCubeNode) Round() uint64 { return v.round }
 
+// Cycle is the number of rounds in a cycle s = 1 … log2 N.
+func (v *VCubeNode) Cycle() int { return v.cfg.LogN() }
+
 // S is the current round's s, 1 … log2 N (0 before Start).
 func (v *VCubeNode) S() int { return v.s }
 
