@@ -46,11 +46,11 @@ func TestRunAbcastKillValidate(t *testing.T) {
 
 // TestRunAbcastMutantRejectedByValidate: the consensus variant with
 // batch-arrival-order delivers each decided batch in the member's own
-// arrival order, in which its own message comes first (it is stored when
-// broadcast). Members broadcast at the same moments, so two of them
-// deliver some batch in different orders: the run reports the positions
-// that differ (exit 1), and validate names the first delivery that breaks
-// total order (exit 1).
+// arrival order: its own message when it broadcasts it, the others' as
+// they come. Members broadcast at the same moments, so two of them
+// deliver some batch of five in different orders: the run reports the
+// positions that differ (exit 1), and validate names the first delivery
+// that breaks total order (exit 1).
 func TestRunAbcastMutantRejectedByValidate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
