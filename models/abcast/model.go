@@ -35,7 +35,34 @@ type Params struct {
 	Crashes int
 	// CrashSequencer lets the sequencer or coordinator (rank 0) crash too.
 	CrashSequencer bool
-	Mutant         mutant.Name
+	// Detector is the failure detector: env.DetectorPerfect (the
+	// default); env.DetectorNone for UB and BB, whose members never read a
+	// suspicion; env.DetectorLocal (flag value "coordinator") for the
+	// consensus variant, whose members other than p0 read a suspicion only
+	// to replace a suspected Paxos leader, p0, which cannot crash then
+	// (not with CrashSequencer): a crash is reported to p0 alone (every
+	// member is hosted by p0, env.Config.Hosts). Each removes detection
+	// steps that change nothing a property reads; none also lets the
+	// persistent sets of --dfs --por leave out crashes (checker/env
+	// persistent.go, the crash rule). TestDetectorSoundness shows the
+	// verdicts and the delivery histories unchanged.
+	Detector env.Detector
+	// ForgetCrashed replaces a crashed member's node by its initial state
+	// (env.Config.ForgetCrashed): the properties read a crashed member's
+	// calls and deliveries from the environment's records, never its node.
+	ForgetCrashed bool
+	Mutant        mutant.Name
+}
+
+// detectorNames are the --detector values.
+var detectorNames = map[string]env.Detector{"perfect": env.DetectorPerfect, "none": env.DetectorNone, "coordinator": env.DetectorLocal}
+
+// detectorName is the --detector value of d.
+func detectorName(d env.Detector) string {
+	if d == env.DetectorLocal {
+		return "coordinator"
+	}
+	return d.String()
 }
 
 // Config is the statemachine's group.
@@ -68,13 +95,15 @@ const (
 // two messages each, batches of two, one crash.
 var DefaultCheck = Params{Variant: ab.ConsensusBased, Core: 3, Messages: 2, K: 2, Crashes: 1}
 
-var flagNames = []string{"variant", "core", "messages", "k", "crashes", "crash-sequencer", "mutant"}
+var flagNames = []string{"variant", "core", "messages", "k", "crashes", "crash-sequencer", "detector", "forget-crashed", "mutant"}
 
 type flags struct {
 	variant, mut   string
+	detector       string
 	core, msgs, k  int
 	crashes        int
 	crashSequencer bool
+	forget         bool
 	fs             *flag.FlagSet
 }
 
@@ -87,6 +116,8 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	fs.IntVar(&f.k, "k", d.K, "consensus: received messages per consensus instance k, 1 … N·M")
 	fs.IntVar(&f.crashes, "crashes", d.Crashes, "crash budget: at most this many members crash, at any step; p0 only with --crash-sequencer; 0 … N-1 (consensus: 0 … ⌊(N-1)/2⌋, a Paxos majority)")
 	fs.BoolVar(&f.crashSequencer, "crash-sequencer", false, "p0, the sequencer or coordinator, may crash too (nothing takes over: validity fails; agreement, integrity and total order hold)")
+	fs.StringVar(&f.detector, "detector", detectorName(d.Detector), "failure detector: perfect; none (ub, bb: their members never read a suspicion; fewer steps, and --dfs --por reduces crashes); coordinator (consensus: only p0 is told of a crash; not with --crash-sequencer)")
+	fs.BoolVar(&f.forget, "forget-crashed", false, "replace a crashed member's state by its initial one (the properties read its calls and deliveries from the environment): fewer states, the same verdicts (checker/env forget.go)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
 		p, err := f.params()
@@ -118,8 +149,12 @@ func (f *flags) params() (Params, error) {
 	if err != nil {
 		return Params{}, fmt.Errorf("--%v", err)
 	}
+	d, ok := detectorNames[f.detector]
+	if !ok {
+		return Params{}, fmt.Errorf("--detector %q: want perfect, none or coordinator", f.detector)
+	}
 	p := Params{Variant: v, Core: f.core, Messages: f.msgs, K: f.k, Crashes: f.crashes,
-		CrashSequencer: f.crashSequencer, Mutant: mutant.Name(f.mut)}
+		CrashSequencer: f.crashSequencer, Detector: d, ForgetCrashed: f.forget, Mutant: mutant.Name(f.mut)}
 	if f := (p.Core - 1) / 2; v == ab.ConsensusBased && p.Crashes > f {
 		return p, fmt.Errorf("--crashes %d: the consensus variant's Paxos needs a majority of the %d members alive, so at most %d", p.Crashes, p.Core, f)
 	}
@@ -136,6 +171,16 @@ func NewModel(p Params) (*env.Model, error) {
 	if _, err := ab.New(0, cfg); err != nil {
 		return nil, err
 	}
+	switch {
+	case p.Detector == env.DetectorNone && p.Variant == ab.ConsensusBased:
+		return nil, fmt.Errorf("--detector none: the consensus variant reads suspicions (its end-of-round batch and its Paxos)")
+	case p.Detector == env.DetectorLocal && p.Variant != ab.ConsensusBased:
+		return nil, fmt.Errorf("--detector coordinator: for the consensus variant (ub and bb read no suspicion: --detector none)")
+	case p.Detector == env.DetectorLocal && p.CrashSequencer:
+		return nil, fmt.Errorf("--detector coordinator: not with --crash-sequencer (the members must learn that p0, their Paxos leader, crashed)")
+	case p.Detector > env.DetectorLocal:
+		return nil, fmt.Errorf("--detector %v: want perfect, none or coordinator", p.Detector)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "abcast variant=%v core=%d messages=%d", p.Variant, p.Core, p.Messages)
 	if p.Variant == ab.ConsensusBased {
@@ -144,11 +189,17 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.CrashSequencer {
 		b.WriteString(" crash-sequencer")
 	}
+	if p.Detector != env.DetectorPerfect {
+		b.WriteString(" detector=" + detectorName(p.Detector))
+	}
+	if p.ForgetCrashed {
+		b.WriteString(" forget-crashed")
+	}
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
 	c := env.Config{
-		Name: b.String(), N: p.Core, Crashes: p.Crashes, Network: env.Unordered, Detector: env.DetectorPerfect,
+		Name: b.String(), N: p.Core, Crashes: p.Crashes, Network: env.Unordered, Detector: p.Detector,
 		NewNode: func(r core.Rank, _ int) core.Machine {
 			n, err := ab.New(r, cfg)
 			if err != nil {
@@ -158,7 +209,7 @@ func NewModel(p Params) (*env.Model, error) {
 		},
 		Schedules:  [][][]core.Input{p.Schedule()},
 		Properties: Properties(p),
-		MaySend:    maySend,
+		MaySend:    MaySend,
 		Codec: env.Codec{
 			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return ab.DecodeNode(b, r, cfg) },
 			Message: func(b []byte) (core.Message, error) { return ab.DecodeAny(b, cfg) },
@@ -168,6 +219,10 @@ func NewModel(p Params) (*env.Model, error) {
 	if !p.CrashSequencer {
 		c.Survivors = []core.Rank{ab.Sequencer}
 	}
+	if p.Detector == env.DetectorLocal {
+		c.Hosts = make([]core.Rank, p.Core) // every member hosted by p0
+	}
+	c.ForgetCrashed = p.ForgetCrashed
 	return env.New(c)
 }
 
@@ -184,18 +239,49 @@ func mutantInfos() []registry.MutantInfo {
 	return registry.MutantInfos(ab.Mutants, docs)
 }
 
-// maySend is the may-still-send-to relation (env.Config.MaySend), an
-// over-approximation: p0 (sequencer, coordinator) may send to anyone; a
-// member other than p0 sends its own messages only on its calls (to p0 in
-// UB, to everyone in BB and consensus), and in the consensus variant it
-// answers p0's Paxos messages (PROMISE, ACCEPTED), so it may always send to
-// p0.
-func maySend(w *env.World, p, r core.Rank) bool {
-	if p == ab.Sequencer {
+// MaySend is the may-still-send-to relation (env.Config.MaySend), an
+// over-approximation of the sends of rules.go:
+//
+//   - consensus: p0 (coordinator, Paxos proposer and learner) may send to
+//     anyone; another member sends its own messages, to everyone, only on
+//     its calls, and answers p0's Paxos messages (PROMISE, ACCEPTED), so
+//     it may always send to p0;
+//   - UB, BB: another member sends only on its calls (UB: to p0; BB: to
+//     everyone); the sequencer sends on its calls and on a MSG it has not
+//     numbered, which needs a call left at a live member or such a MSG in
+//     flight to it (sequencerMaySend).
+//
+// modeltest.CheckMaySend checks it on every transition of small models
+// (TestMaySend).
+func MaySend(w *env.World, p, r core.Rank) bool {
+	v := member(w, p).Config().Variant
+	switch {
+	case p == ab.Sequencer && v == ab.ConsensusBased:
 		return true
-	}
-	if r == ab.Sequencer && w.Node(p).(*ab.Node).Config().Variant == ab.ConsensusBased {
+	case p == ab.Sequencer:
+		return sequencerMaySend(w)
+	case v == ab.ConsensusBased && r == ab.Sequencer:
 		return true
+	case v == ab.UB && r != ab.Sequencer:
+		return false
 	}
 	return len(w.PendingCalls(p)) > 0
+}
+
+// sequencerMaySend reports whether the UB or BB sequencer may still send:
+// a live member has a call left (its MSG reaches the sequencer, which
+// numbers it), or a MSG the sequencer has not numbered is in flight to it.
+func sequencerMaySend(w *env.World) bool {
+	for q := range core.Rank(w.N()) {
+		if !w.Crashed(q) && len(w.PendingCalls(q)) > 0 {
+			return true
+		}
+	}
+	seq := member(w, ab.Sequencer)
+	for _, e := range w.InFlight() {
+		if m, ok := e.Msg.(ab.Msg); ok && e.To == ab.Sequencer && !seq.Numbered(m.ID) {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,8 @@ import (
 // TestForgetContract checks every registered model that forgets crashed
 // processes (a model missing here fails the test).
 var forgetContractArgs = map[string][]string{
+	"abcast": {"--variant bb --core 3 --messages 1 --crashes 1",
+		"--variant consensus --core 3 --messages 1 --k 3 --crashes 1 --detector coordinator"},
 	"correction": {"--P 3 --faults 2", "--P 3 --timing rounds --faults 2"},
 	"era":        {"--n 3 --crashes 2", "--n 3 --crashes 1 --topology string --op ulfm"},
 	"eventlogger": {"--logger parallel --procs 2 --f 1 --crashes 1",

@@ -69,6 +69,10 @@ func (n *Node) Consensus() core.Machine { return n.cons }
 // Delivered reports whether id was delivered.
 func (n *Node) Delivered(id ID) bool { return n.delivered.has(id) }
 
+// Numbered reports whether the sequencer (UB, BB) has given id a number;
+// false at any other member.
+func (n *Node) Numbered(id ID) bool { return n.numbered.has(id) }
+
 // Step applies ev. On error the state is unchanged.
 func (n *Node) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 	switch ev.Kind {
@@ -155,6 +159,17 @@ func (n *Node) deliver(id ID, out []core.Effect) []core.Effect {
 		return out
 	}
 	return append(out, core.Deliver(id.Key(), id))
+}
+
+// Forget is the member's initial state (checker/env's Forgetter): what
+// the properties read of a crashed member (its calls and deliveries) is
+// in the environment's records, not in the node.
+func (n *Node) Forget() core.Machine {
+	f, err := New(n.self, n.cfg)
+	if err != nil {
+		panic(err) // n was built from the same configuration
+	}
+	return f
 }
 
 // Clone returns a deep copy.
