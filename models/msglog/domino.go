@@ -37,16 +37,30 @@ type Pattern struct {
 }
 
 // Placement says where the processes checkpoint in a pattern read from a
-// run: the program's own chkp() operations, and, for the ranks listed in
-// AfterDelivery, a checkpoint after each of their deliveries.
+// run: the program's own chkp() operations and, when Every > 0, one after
+// every Every-th delivery of each rank in Ranks (of every rank when Ranks
+// is nil).
 type Placement struct {
-	AfterDelivery []core.Rank
+	Every int
+	Ranks []core.Rank
 }
 
 // Fig22Placement is Fig. 2.2's: P0 checkpoints after each delivery
 // (Ck_{0,0} after m1, Ck_{0,1} after m5), P1 has its program's Ck_{1,0}
 // (before it sends m1), P2 only its initial state.
-var Fig22Placement = Placement{AfterDelivery: []core.Rank{0}}
+var Fig22Placement = Placement{Every: 1, Ranks: []core.Rank{0}}
+
+func (pl Placement) every(q core.Rank) int {
+	if pl.Ranks == nil {
+		return pl.Every
+	}
+	for _, r := range pl.Ranks {
+		if r == q {
+			return pl.Every
+		}
+	}
+	return 0
+}
 
 // PatternOf reads the pattern of the failure-free part of w's run (the
 // first incarnation of each application process) of program prog, with
@@ -56,10 +70,7 @@ func PatternOf(w *env.World, prog ml.Program, pl Placement) Pattern {
 	pat := Pattern{Events: make([][]PatternEvent, n), Checkpoints: make([][]int, n)}
 	for q := range core.Rank(n) {
 		ops := prog.Procs[q]
-		after := false
-		for _, r := range pl.AfterDelivery {
-			after = after || r == q
-		}
+		every, delivered := pl.every(q), 0
 		cks := []int{0}
 		add := func(pos int) {
 			if cks[len(cks)-1] != pos {
@@ -83,7 +94,7 @@ func PatternOf(w *env.World, prog ml.Program, pl Placement) Pattern {
 				pat.Events[q] = append(pat.Events[q], PatternEvent{Send: true, From: q, To: e.Peer, Seq: e.Seq})
 			case ml.EvRecv:
 				pat.Events[q] = append(pat.Events[q], PatternEvent{From: e.Peer, To: q, Seq: e.Seq})
-				if after {
+				if delivered++; every > 0 && delivered%every == 0 {
 					add(len(pat.Events[q]))
 				}
 			}

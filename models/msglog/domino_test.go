@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ftkernel/ftkernel/core"
 	el "github.com/ftkernel/ftkernel/statemachine/eventlogger"
 	ml "github.com/ftkernel/ftkernel/statemachine/msglog"
 )
@@ -51,7 +50,7 @@ func TestDominoFig22(t *testing.T) {
 // checkpoints as a recovery line, so the search does not always answer
 // the initial state.
 func TestDominoControl(t *testing.T) {
-	pat := fig22Pattern(t, Placement{AfterDelivery: []core.Rank{0, 1, 2}})
+	pat := fig22Pattern(t, Placement{Every: 1})
 	for _, q := range []int{1, 2} {
 		pat.Checkpoints[q] = append(pat.Checkpoints[q], len(pat.Events[q]))
 	}

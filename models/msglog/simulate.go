@@ -230,6 +230,7 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 	walks := fs.Int("walks", 0, "also run this many seeded random walks of the check model (every property checked at every step), 0 … 100000")
 	concurrent := fs.Bool("concurrent", false, "random walks: a process may crash while another is down or replaying (default: one failure at a time)")
 	crashes := fs.Int("crashes", 4, "random walks: crashes per run (each restarted), 0 … 64")
+	measure := defineMeasure(fs) // costcmd.go
 	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
 		if *walks < 0 || *walks > 100000 || *crashes < 0 || *crashes > 64 {
 			return nil, fmt.Errorf("--walks 0 … 100000, --crashes 0 … 64")
@@ -241,6 +242,9 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 		p, err := fl.params()
 		if err != nil {
 			return nil, err
+		}
+		if *measure.name != "" {
+			return measure.run(p)
 		}
 		var c Crash
 		if *crash != "" {
