@@ -30,6 +30,8 @@ FuzzAbcastDecode abcast_decode
 FuzzERASchedule era_schedule
 FuzzERADecode era_decode
 FuzzCorrectionSchedule correction_schedule
+FuzzDiagnosisDecode diagnosis_decode
+FuzzDiagnosisSchedule diagnosis_schedule
 FuzzEventloggerDecode eventlogger_decode
 FuzzEventloggerSchedule eventlogger_schedule
 FuzzGossipfdDecode gossipfd_decode

@@ -60,7 +60,7 @@ func (m TestReply) String() string {
 
 // DecodeVCubeMessage reads a TEST or REPLY of a system of n nodes written by AppendBinary.
 // Errors (wrapping core.ErrMalformed): an unknown tag, s outside 1 … 63, a REPLY of other than n
-// entries or with a timestamp beyond 32 bits, trailing bytes.
+// entries or with a timestamp beyond 32 bits, trailing bytes, an overlong varint.
 func DecodeVCubeMessage(b []byte, n int) (core.Message, error) {
 	d := core.NewDecoder(b)
 	var m core.Message
@@ -88,6 +88,9 @@ func DecodeVCubeMessage(b []byte, n int) (core.Message, error) {
 	}
 	if err := d.Finish(); err != nil {
 		return nil, err
+	}
+	if string(m.AppendBinary(nil)) != string(b) {
+		return nil, fmt.Errorf("%w: non-canonical encoding (overlong varint)", core.ErrMalformed)
 	}
 	return m, nil
 }

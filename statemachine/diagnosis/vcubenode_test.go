@@ -126,6 +126,7 @@ func TestNodeMessagesRoundTrip(t *testing.T) {
 		{tagTest, 1, 0},           // trailing byte
 		{tagReply, 1, 3, 0, 0, 0}, // 3 entries, want 4
 		{tagReply, 1, 4, 0, 0, 0}, // cut short
+		{tagTest, 0x81, 0},        // overlong varint for s = 1
 	} {
 		if _, err := DecodeVCubeMessage(b, 4); !errors.Is(err, core.ErrMalformed) {
 			t.Errorf("% x: error %v", b, err)
