@@ -498,13 +498,19 @@ func (nd *Node) step(it item) error {
 		rec.Effects = append(rec.Effects, r)
 	}
 	nd.mu.Unlock()
-	if nd.stable != nil && err == nil {
-		if err := nd.stable.commit(ev, nd.cfg.Incarnation, nd.clock, nd.cfg.Machine.(core.Recoverable)); err != nil {
+	commit := nd.stable != nil && err == nil
+	if commit {
+		if err := nd.stable.prepare(ev, nd.cfg.Incarnation, nd.clock, nd.cfg.Machine.(core.Recoverable)); err != nil {
 			return err
 		}
 	}
 	if err := nd.writeLine(rec); err != nil {
 		return err
+	}
+	if commit { // stable.go says why after the log line
+		if err := nd.stable.publish(); err != nil {
+			return err
+		}
 	}
 	for i, e := range effs {
 		switch e.Kind {

@@ -19,20 +19,24 @@ import (
 // restarted from it (Restore):
 //
 //   - journal: one JSON line per step (the event, as in the log), appended
-//     and fsynced after the step and before its log line and effects;
+//     and fsynced after the step;
 //   - stable: the machine's Recover() encoding after the step, with the
 //     number of journal lines it covers, the incarnation and the Lamport
-//     clock; written to stable.tmp, fsynced and renamed over stable. The
-//     rename is the commit: a kill before it leaves the previous step's
-//     stable state, and its effects never left the process.
+//     clock; written to stable.tmp and fsynced.
+//
+// Then the step's log line is written (the step is done: Restore replays
+// the journal up to the steps the logs show), then stable.tmp is renamed
+// over stable, and only then are the effects carried out. A kill before
+// the line leaves a journal line that Restore drops; a kill between the
+// line and the rename leaves the stable file one step behind the journal,
+// which Restore accepts (it checks the state at the stable file's step).
 //
 // The protocols' states have canonical encodings but no decoders in
 // general, so Restore rebuilds the state: it steps a fresh machine with
-// the journal's events up to the committed count (a Restart event first
-// replaces the machine by its Recover(), as the environment does), takes
-// Recover() and checks that its encoding is the committed one, byte for
-// byte. The machine is deterministic, so the two agree unless the files
-// were altered.
+// the journal's events (a Restart event first replaces the machine by its
+// Recover(), as the environment does), takes Recover() and checks that its
+// encoding is the stable file's, byte for byte. The machine is
+// deterministic, so the two agree unless the files were altered.
 
 // Names of the files in Config.StateDir.
 const (
@@ -79,8 +83,9 @@ func openStable(dir string) (*stableStore, error) {
 	return &stableStore{dir: dir, journal: j}, nil
 }
 
-// commit journals ev and writes m's stable state (m after the step).
-func (s *stableStore) commit(ev core.Event, inc, clock uint64, m core.Recoverable) error {
+// prepare journals ev and writes m's stable state (m after the step) to
+// stable.tmp, both fsynced; publish (the rename) commits it.
+func (s *stableStore) prepare(ev core.Event, inc, clock uint64, m core.Recoverable) error {
 	s.steps++
 	line, err := json.Marshal(journalRecord{Step: s.steps, Event: EncodeEvent(ev)})
 	if err != nil {
@@ -96,13 +101,7 @@ func (s *stableStore) commit(ev core.Event, inc, clock uint64, m core.Recoverabl
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(s.dir, StableFile), b)
-}
-
-// writeAtomic replaces path by b: a temporary file, fsynced, renamed.
-func writeAtomic(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := os.Create(filepath.Join(s.dir, StableFile+".tmp"))
 	if err != nil {
 		return fmt.Errorf("netnode: stable state: %w", err)
 	}
@@ -113,10 +112,15 @@ func writeAtomic(path string, b []byte) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
 	if err != nil {
+		return fmt.Errorf("netnode: stable state: %w", err)
+	}
+	return nil
+}
+
+// publish renames stable.tmp over stable: the commit.
+func (s *stableStore) publish() error {
+	if err := os.Rename(filepath.Join(s.dir, StableFile+".tmp"), filepath.Join(s.dir, StableFile)); err != nil {
 		return fmt.Errorf("netnode: stable state: %w", err)
 	}
 	return nil
@@ -138,40 +142,72 @@ type Restored struct {
 	Incarnation uint64
 	// Clock is the Lamport clock of the last committed step.
 	Clock uint64
-	// Steps is the number of journal lines replayed.
-	Steps uint64
+	// Steps is the number of journal lines replayed, Calls how many of
+	// them are calls (core: a call is made once, so the restarted process
+	// goes on with its next one).
+	Steps, Calls uint64
 }
 
 // Restore reads the state directory dir that a node with Config.StateDir
-// wrote before it was killed and rebuilds its machine: fresh (the
+// wrote before it was killed, and rebuilds its machine: fresh (the
 // machine as the process first started, e.g. the model's NewNode) is
-// stepped with the journal's committed events, decoded with decode
+// stepped with the journal's first logged events, decoded with decode
 // (messages) and decodeInput (calls); a Restart event first replaces the
-// machine by its Recover(). The result's Recover() must encode to the
-// committed stable state. Errors: a missing or corrupt file, a journal
-// shorter than the stable state, an event the machine refuses, a state
-// that differs from the committed one. Pass the result's Machine and
-// Incarnation to New (Config.Machine, Config.Incarnation, Config.Clock)
-// with the same StateDir: the journal goes on.
-func Restore(dir string, fresh core.Machine, decode func([]byte) (core.Message, error), decodeInput func([]byte) (core.Input, error)) (*Restored, error) {
-	b, err := os.ReadFile(filepath.Join(dir, StableFile))
-	if err != nil {
-		return nil, fmt.Errorf("netnode: restore: %w", err)
+// machine by its Recover(). logged is the number of steps the node's logs
+// show (their complete lines after the header, every earlier incarnation's
+// together): a step is done once its line is written, and its effects
+// come after, so the restarted state is the one after exactly these steps,
+// whatever the kill interrupted. The journal, fsynced before each line,
+// has them all. The state the journal gives at the stable file's step
+// count (logged, or logged-1 when the kill fell before the rename) must
+// encode, after Recover(), to the stable file's state, byte for byte (no
+// stable file: nothing was committed, and logged must be 0). Errors: a
+// missing or corrupt file, a journal shorter than logged, an event the
+// machine refuses, a state other than the committed one. Pass the
+// result's Machine, Incarnation, Clock and Steps to New
+// (Config.Machine, Config.Incarnation, Config.Clock, Config.Restored)
+// with the same StateDir: the journal goes on after the logged steps.
+func Restore(dir string, fresh core.Machine, logged uint64, decode func([]byte) (core.Message, error), decodeInput func([]byte) (core.Input, error)) (*Restored, error) {
+	if _, ok := fresh.(core.Recoverable); !ok {
+		return nil, fmt.Errorf("netnode: restore: %T is not a core.Recoverable", fresh)
 	}
 	var st stableRecord
-	if err := json.Unmarshal(b, &st); err != nil {
-		return nil, fmt.Errorf("netnode: restore: %s: %w", StableFile, err)
+	b, err := os.ReadFile(filepath.Join(dir, StableFile))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		st.State = fresh.(core.Recoverable).Recover().AppendBinary(nil)
+	case err != nil:
+		return nil, fmt.Errorf("netnode: restore: %w", err)
+	default:
+		if err := json.Unmarshal(b, &st); err != nil {
+			return nil, fmt.Errorf("netnode: restore: %s: %w", StableFile, err)
+		}
+	}
+	if st.Steps != logged && st.Steps+1 != logged {
+		return nil, fmt.Errorf("netnode: restore: the logs show %d steps, the stable state covers %d", logged, st.Steps)
 	}
 	jb, err := os.ReadFile(filepath.Join(dir, JournalFile))
-	if err != nil {
+	if err != nil && !(errors.Is(err, os.ErrNotExist) && logged == 0) {
 		return nil, fmt.Errorf("netnode: restore: %w", err)
 	}
 	m := fresh
+	check := func() error {
+		got := m.(core.Recoverable).Recover().AppendBinary(nil)
+		if !bytes.Equal(got, st.State) {
+			return fmt.Errorf("netnode: restore: the journal rebuilds, at step %d, a stable state other than the committed one (%d bytes, want %d)", st.Steps, len(got), len(st.State))
+		}
+		return nil
+	}
 	sc := bufio.NewScanner(bytes.NewReader(jb))
 	sc.Buffer(nil, 4*DefaultMaxFrame)
-	var keep int // bytes of the journal up to the last committed line
-	var steps uint64
-	for steps < st.Steps && sc.Scan() {
+	var keep int // bytes of the journal up to the last logged step
+	var steps, calls uint64
+	for steps < logged && sc.Scan() {
+		if steps == st.Steps {
+			if err := check(); err != nil {
+				return nil, err
+			}
+		}
 		var jr journalRecord
 		if err := json.Unmarshal(sc.Bytes(), &jr); err != nil || jr.Step != steps+1 {
 			return nil, fmt.Errorf("netnode: restore: %s line %d: not step %d (%v)", JournalFile, steps+1, steps+1, err)
@@ -181,40 +217,39 @@ func Restore(dir string, fresh core.Machine, decode func([]byte) (core.Message, 
 			return nil, fmt.Errorf("netnode: restore: %s line %d: %w", JournalFile, steps+1, err)
 		}
 		if ev.Kind == core.EvRestart {
-			rec, ok := m.(core.Recoverable)
-			if !ok {
-				return nil, fmt.Errorf("netnode: restore: %T is not a core.Recoverable", m)
-			}
-			m = rec.Recover()
+			m = m.(core.Recoverable).Recover()
 		}
 		if _, err := m.Step(ev, nil); err != nil {
 			return nil, fmt.Errorf("netnode: restore: %s line %d: the machine refuses %v: %w", JournalFile, steps+1, ev, err)
 		}
+		if _, ok := m.(core.Recoverable); !ok {
+			return nil, fmt.Errorf("netnode: restore: %T is not a core.Recoverable", m)
+		}
 		keep += len(sc.Bytes()) + 1
 		steps++
+		if ev.Kind == core.EvCall {
+			calls++
+		}
 	}
-	if steps < st.Steps {
-		return nil, fmt.Errorf("netnode: restore: the journal has %d steps, the stable state covers %d", steps, st.Steps)
+	if steps < logged {
+		return nil, fmt.Errorf("netnode: restore: the journal has %d steps, the logs show %d", steps, logged)
 	}
-	rec, ok := m.(core.Recoverable)
-	if !ok {
-		return nil, fmt.Errorf("netnode: restore: %T is not a core.Recoverable", m)
+	if steps == st.Steps {
+		if err := check(); err != nil {
+			return nil, err
+		}
 	}
-	m = rec.Recover()
-	if got := m.AppendBinary(nil); !bytes.Equal(got, st.State) {
-		return nil, fmt.Errorf("netnode: restore: the journal rebuilds a stable state other than the committed one (%d bytes, want %d)", len(got), len(st.State))
-	}
-	// A line journaled after the last commit belongs to a step that never
-	// took effect: drop it, so that the next incarnation's lines follow.
-	if err := os.Truncate(filepath.Join(dir, JournalFile), int64(keep)); err != nil {
+	// A line journaled after the last logged step belongs to a step that
+	// never took effect: drop it, so that the next incarnation's follow.
+	if err := os.Truncate(filepath.Join(dir, JournalFile), int64(keep)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("netnode: restore: %w", err)
 	}
-	return &Restored{Machine: m, Incarnation: st.Incarnation + 1, Clock: st.Clock, Steps: steps}, nil
+	return &Restored{Machine: m.(core.Recoverable).Recover(), Incarnation: st.Incarnation + 1, Clock: st.Clock, Steps: steps, Calls: calls}, nil
 }
 
 // reopenStable opens dir after Restore, to go on journaling after steps.
 func reopenStable(dir string, steps uint64) (*stableStore, error) {
-	j, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_WRONLY|os.O_APPEND, 0o644)
+	j, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("netnode: journal: %w", err)
 	}

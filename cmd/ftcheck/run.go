@@ -51,6 +51,19 @@ type runScenario struct {
 	// message does not emit EffSuspect); each new one is reported as an
 	// EffSuspect output is.
 	known func(core.Machine) core.RankSet
+	// keep, when set, selects the output effects reported (msglog: the
+	// program's outputs among its history's deliveries).
+	keep func(core.Effect) bool
+	// recoverFlag is the model's restart budget, which defaults to the
+	// number of --restart (run_restart.go); "": the model has none.
+	recoverFlag string
+	// compare, when set, checks the live processes' outputs against a
+	// reference (msglog: the failure-free runs): a line for the report,
+	// and the problems found.
+	compare func(h *runHeader, rep *runReport) (string, []string)
+	// perRank compares each rank's outputs with its own only (msglog:
+	// a restarted process's with what it output before its kill).
+	perRank bool
 	// ordinal numbers a process's outputs by their position (its k-th
 	// output is instance k), so that comparing an instance among the live
 	// processes compares their output orders (abcast's total order).
@@ -139,6 +152,7 @@ var runScenarios = map[string]runScenario{
 		label:     "p",
 	},
 	"abcast": abcastScenario,
+	"msglog": msglogScenario, // run_msglog.go
 }
 
 // reportedSet is ringfd's Reported set of a daemon.
@@ -210,6 +224,8 @@ type runHeader struct {
 	Detector string `json:"detector"`
 	Start    int64  `json:"start"` // Unix nanoseconds when the scenario started
 	Kills    []kill `json:"kills"`
+	// Restarts are the --restart (run_restart.go).
+	Restarts []restart `json:"restarts,omitempty"`
 	// StopTicks[r], in a run in ticks, is the tick rank r stopped in (-1:
 	// killed, or never said).
 	StopTicks []int64 `json:"stop_ticks,omitempty"`
@@ -264,6 +280,7 @@ func rankLog(r int) string { return fmt.Sprintf("p%d.ndjson", r) }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	var kills killFlag
+	var restarts restartFlag
 	var seed uint64
 	var deadline, interval, timeUnit time.Duration
 	var traceDir string
@@ -277,6 +294,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 				"its suspicions the protocol's; its own trace goes to TRACE-DIR/detector")
 		}
 		fs.Var(&kills, "kill", "RANK@DURATION: SIGKILL the rank that long after every process is connected and the scenario started; at 0s, before it starts (repeatable)")
+		fs.Var(&restarts, "restart", "RANK@DURATION: restart the killed rank's process that long after the scenario started, from its stable storage on disk (models with crash-recovery: msglog; repeatable)")
 		if fs.Lookup("seed") == nil { // else the model's own --seed is the scenario's
 			fs.Uint64Var(&seed, "seed", 1, "seed of the processes' inputs")
 		}
@@ -344,6 +362,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if !set[sc.crashFlag] {
 		fs.Set(sc.crashFlag, strconv.Itoa(len(kills)))
 	}
+	if sc.recoverFlag != "" && !set[sc.recoverFlag] {
+		fs.Set(sc.recoverFlag, strconv.Itoa(len(restarts)))
+	}
 	r, err := build()
 	if err != nil {
 		return usageFor(help, "run %s: %v", p.Name, err)
@@ -372,6 +393,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if sc.finish == finishDetected && len(kills) == 0 {
 		return usageFor(help, "run %s: the scenario is a crash and its detection: give at least one --kill", p.Name)
 	}
+	if len(restarts) > 0 && em.Config().Faults != env.CrashRecovery {
+		return usageFor(help, "run %s: --restart: the model as configured has no crash-recovery", p.Name)
+	}
+	if why := checkRestarts(restarts, kills, n); why != "" {
+		return usageFor(help, "run %s: %s", p.Name, why)
+	}
 	if len(kills) > crashes {
 		return usageFor(help, "run %s: %d --kill but --%s %d: the model would not allow the crashes", p.Name, len(kills), sc.crashFlag, crashes)
 	}
@@ -394,7 +421,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	slices.SortFunc(kills, func(a, b kill) int { return int(a.At - b.At) })
-	h := &runHeader{Model: p.Name, Params: r.Params(), N: n, Seed: seed, Interval: interval, TimeUnit: timeUnit, Kills: kills, Detector: "none"}
+	h := &runHeader{Model: p.Name, Params: r.Params(), N: n, Seed: seed, Interval: interval, TimeUnit: timeUnit, Kills: kills, Restarts: restarts, Detector: "none"}
 	switch {
 	case em.Config().Detector != env.DetectorPerfect && detector != "perfect":
 		return usageFor(help, "run %s: --detector %s: the model has no failure detector to replace", p.Name, detector)
@@ -481,6 +508,7 @@ type returned struct {
 // groupResult is what the processes reported.
 type groupResult struct {
 	returns     [][]returned
+	before      [][]returned // a restarted rank's outputs before its kill
 	finished    []bool
 	killed      []bool
 	lost        []string // a process that failed on its own
@@ -500,7 +528,7 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 		return nil, err
 	}
 	n := h.N
-	res := &groupResult{returns: make([][]returned, n), finished: make([]bool, n), killed: make([]bool, n)}
+	res := &groupResult{returns: make([][]returned, n), before: make([][]returned, n), finished: make([]bool, n), killed: make([]bool, n)}
 	events := make(chan childEvent, 4*n)
 	kids := make([]*child, n)
 	defer func() { // no child outlives the run
@@ -526,13 +554,22 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	for r := range n {
+	var rs *restarting
+	spawn := func(r int, inc uint64) error {
 		args := []string{"run-node", "--model", h.Model, "--params", string(params), "--rank", strconv.Itoa(r),
-			"--log", filepath.Join(dir, rankLog(r)), "--interval", h.Interval.String(), "--time-unit", h.TimeUnit.String()}
+			"--log", filepath.Join(dir, incarnationLog(r, inc)), "--interval", h.Interval.String(), "--time-unit", h.TimeUnit.String()}
+		if slices.ContainsFunc(h.Restarts, func(x restart) bool { return int(x.Rank) == r }) {
+			args = append(args, "--state-dir", stateDir(dir, r))
+		}
+		if inc > 0 {
+			args = append(args, "--restart")
+			res.before[r], res.returns[r] = res.returns[r], nil
+			res.killed[r], res.finished[r] = false, false
+		}
 		if h.fd != nil {
 			fdParams, err := json.Marshal(h.fd.Params)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			args = append(args, "--detector", h.fd.Model, "--detector-params", string(fdParams),
 				"--detector-log", filepath.Join(dir, detectorDir, rankLog(r)), "--detector-time-unit", h.fd.TimeUnit.String())
@@ -542,14 +579,14 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 		setChildAttrs(cmd)
 		in, err := cmd.StdinPipe()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := cmd.Start(); err != nil {
-			return nil, fmt.Errorf("run: start rank %d: %w", r, err)
+			return fmt.Errorf("run: start rank %d: %w", r, err)
 		}
 		kids[r] = &child{cmd: cmd, stdin: in}
 		go func() {
@@ -561,9 +598,15 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 			}
 			events <- childEvent{rank: r, exit: cmd.Wait()}
 		}()
+		return nil
+	}
+	for r := range n {
+		if err := spawn(r, 0); err != nil {
+			return nil, err
+		}
 	}
 	tell := func(r int, line string) {
-		if !kids[r].exited && !res.killed[r] {
+		if !kids[r].exited && !res.killed[r] && (rs == nil || !rs.starting(r)) {
 			io.WriteString(kids[r].stdin, line+"\n")
 		}
 	}
@@ -597,6 +640,13 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	for r := range n {
 		tell(r, fmt.Sprintf("start %d", h.Start))
 	}
+	rs = newRestarting(h, start, addrs)
+	rs.spawn, rs.tell = spawn, func(r int, line string) {
+		if !kids[r].exited {
+			io.WriteString(kids[r].stdin, line+"\n")
+		}
+	}
+	rs.live = func(r int) bool { return !kids[r].exited && !res.killed[r] }
 	killNow := make(chan int, len(h.Kills))
 	for i, k := range h.Kills {
 		// A kill at 0 is made at once, before the scenario starts: the
@@ -620,7 +670,7 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 		return true
 	}
 	done := func() bool {
-		if pending > 0 {
+		if pending > 0 || rs.pending() {
 			return false
 		}
 		if runScenarios[h.Model].finish == finishDetected {
@@ -643,7 +693,13 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 	}
 loop:
 	for !done() {
+		if err := rs.advance(func(r int) bool { return kids[r].exited }); err != nil {
+			res.lost = append(res.lost, err.Error())
+			break loop
+		}
 		select {
+		case i := <-rs.due:
+			rs.isDue[i] = true
 		case i := <-killNow:
 			k := &h.Kills[i]
 			if kids[k.Rank].exited {
@@ -654,6 +710,9 @@ loop:
 			res.killed[k.Rank] = true
 			pending++
 		case ev := <-events:
+			if rs.line(ev) {
+				continue
+			}
 			switch {
 			case ev.line == "":
 				kids[ev.rank].exited = true
@@ -783,11 +842,15 @@ type runReport struct {
 	Params     map[string]string `json:"params"`
 	Seconds    float64           `json:"seconds"`
 	Kills      []kill            `json:"kills"`
+	Restarts   []restart         `json:"restarts,omitempty"`
 	Agreements []runInstance     `json:"instances"`
 	Processes  []runProcess      `json:"processes"`
 	Problems   []string          `json:"problems"`
 	OK         bool              `json:"ok"`
 	TraceDir   string            `json:"trace_dir,omitempty"`
+	// Notes are the scenario's comparisons (msglog: with the failure-free
+	// runs).
+	Notes []string `json:"notes,omitempty"`
 }
 
 type runInstance struct {
@@ -809,6 +872,8 @@ type runProcess struct {
 	Killed   bool       `json:"killed"`
 	Finished bool       `json:"finished"`
 	Returns  []returned `json:"returns"`
+	// Before is a restarted rank's outputs before its kill.
+	Before []returned `json:"before_restart,omitempty"`
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -816,7 +881,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // report checks agreement among the live processes and gathers latencies.
 func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *runReport {
 	rep := &runReport{Model: h.Model, Mode: "run", N: h.N, Seed: h.Seed, Params: h.Params, Seconds: res.seconds,
-		Kills: h.Kills, Agreements: []runInstance{}, Processes: []runProcess{}, Problems: slices.Clone(res.lost), TraceDir: traceDir}
+		Kills: h.Kills, Restarts: h.Restarts, Agreements: []runInstance{}, Processes: []runProcess{}, Problems: slices.Clone(res.lost), TraceDir: traceDir}
 	if rep.Problems == nil {
 		rep.Problems = []string{}
 	}
@@ -832,7 +897,7 @@ func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *ru
 		if rets == nil {
 			rets = []returned{}
 		}
-		rep.Processes = append(rep.Processes, runProcess{Rank: r, Killed: res.killed[r], Finished: res.finished[r], Returns: rets})
+		rep.Processes = append(rep.Processes, runProcess{Rank: r, Killed: res.killed[r], Finished: res.finished[r], Returns: rets, Before: res.before[r]})
 		if res.killed[r] {
 			continue
 		}
@@ -842,6 +907,9 @@ func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *ru
 		group := ""
 		if lp, ok := cfg.NewNode(core.Rank(r), h.N).(interface{ Logical() int }); ok {
 			group = fmt.Sprintf("P%d", lp.Logical())
+		}
+		if sc.perRank {
+			group = fmt.Sprintf("p%d", r)
 		}
 		for _, rt := range rets {
 			if sc.output == core.EffSuspect { // a detection: its latency counts from the kill
@@ -894,6 +962,13 @@ func (res *groupResult) report(h *runHeader, em *env.Model, traceDir string) *ru
 	if res.interrupted {
 		rep.Problems = append(rep.Problems, "interrupted")
 	}
+	if sc.compare != nil && !res.interrupted {
+		note, problems := sc.compare(h, rep)
+		if note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+		rep.Problems = append(rep.Problems, problems...)
+	}
 	rep.OK = len(rep.Problems) == 0
 	return rep
 }
@@ -907,6 +982,7 @@ func printRun(w io.Writer, rep *runReport, name string) {
 			fmt.Fprintf(w, "p%d not killed: the scenario ended before %v\n", k.Rank, k.At)
 		}
 	}
+	printRestarts(w, rep) // run_restart.go
 	width := len("instance")
 	for _, in := range rep.Agreements {
 		width = max(width, len(in.Label))
@@ -937,6 +1013,9 @@ func printRun(w io.Writer, rep *runReport, name string) {
 		if !p.Killed {
 			live++
 		}
+	}
+	for _, note := range rep.Notes {
+		fmt.Fprintln(w, note)
 	}
 	if rep.OK {
 		fmt.Fprintf(w, "every live process (%d of %d) finished and their outputs agree, in %.3fs\n", live, rep.N, rep.Seconds)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +45,14 @@ type nodeMeta struct {
 // and "peers" is followed by "fdpeers ADDR0 …", the detectors' addresses;
 // the detector's suspicions replace the parent's.
 //
+// With --state-dir the node keeps its stable storage there (netnode
+// StateDir); with --restart it is a restarted process, rebuilt from that
+// directory (netnode.Restore) as the next incarnation (run_restart.go):
+//
+//	in:  peers ADDR#INC …                   "-" for a dead rank; #INC when above 0
+//	out: suspected Q                        the node stepped Q's suspicion
+//	in:  recovered Q ADDR INC               Q restarted: connect to it, step Recovered(Q)
+//
 //	in:  stop, or end of input              shut down, exit 0
 //	out: stopped K, fdstopped K             in ticks: the tick the node (the
 //	                                        detector's node) stopped in
@@ -59,6 +68,8 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	fdParams := fs.String("detector-params", "{}", "the detector model's parameters, JSON")
 	fdLog := fs.String("detector-log", "", "the detector's NDJSON log file")
 	fdUnit := fs.Duration("detector-time-unit", 50*time.Millisecond, "one tick of the detector")
+	stateDir := fs.String("state-dir", "", "stable storage directory (crash-recovery)")
+	restart := fs.Bool("restart", false, "restart from --state-dir as the next incarnation")
 	if err := parseFlags(fs, args, stdout, "run-node", "ftcheck run-node (started by ftcheck run)"); err != nil {
 		return err
 	}
@@ -91,7 +102,14 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	if !ok {
 		return usageFor(runHelp, "run-node: model %s has no scenario", *model)
 	}
-	finished, _ := machine.(interface{ Finished() bool })
+	var restored *netnode.Restored
+	if *restart {
+		if restored, err = restoreNode(*stateDir, *rank, *logPath, machine, cfg.Codec.Message, calls); err != nil {
+			return err
+		}
+		machine, calls = restored.Machine, calls[restored.Calls:]
+	}
+	finished := programFinished(machine, slices.Contains(cfg.Survivors, me))
 	if sc.finish == finishProgram && finished == nil {
 		return usageFor(runHelp, "run-node: model %s's machine does not report Finished", *model)
 	}
@@ -145,6 +163,10 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 	if !ok || !isPeers {
 		return fmt.Errorf("run-node p%d: want the peers' addresses, got %q", me, l)
 	}
+	addrs, incs, err := parsePeers(peers, n)
+	if err != nil {
+		return fmt.Errorf("run-node p%d: %v", me, err)
+	}
 	det := netnode.NewPerfect()
 	if side != nil {
 		l, ok := next()
@@ -180,11 +202,17 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		made++
 		node.Call(calls[made-1])
 	}
-	node, err = netnode.New(netnode.Config{
-		Rank: me, Peers: strings.Fields(peers), Listener: ln, Machine: machine, Decode: cfg.Codec.Message,
+	ncfg := netnode.Config{
+		Rank: me, Peers: addrs, Listener: ln, Machine: machine, Decode: cfg.Codec.Message,
 		TimeUnit: *timeUnit, Detector: det, Trace: logw, Meta: metaJSON,
+		StateDir: *stateDir, Incarnations: incs,
+		Stepped: func(ev core.Event) {
+			if ev.Kind == core.EvSuspect {
+				say("suspected %d", ev.Peer)
+			}
+		},
 		Outputs: func(e core.Effect) {
-			if e.Kind != sc.output || sc.known != nil {
+			if e.Kind != sc.output || sc.known != nil || sc.keep != nil && !sc.keep(e) {
 				return
 			}
 			now := time.Now()
@@ -234,7 +262,11 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 			}
 		},
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) },
-	})
+	}
+	if restored != nil {
+		ncfg.Incarnation, ncfg.Clock, ncfg.Restored = restored.Incarnation, restored.Clock, restored.Steps
+	}
+	node, err = netnode.New(ncfg)
 	if err != nil {
 		return err
 	}
@@ -301,7 +333,12 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 			return err
 		case l, ok := <-lines:
 			q, isSuspect := strings.CutPrefix(l, "suspect ")
+			back, isRecovered := strings.CutPrefix(l, "recovered ")
 			switch {
+			case isRecovered:
+				if err := rejoin(node, back, n); err != nil {
+					return fmt.Errorf("run-node p%d: %v", me, err)
+				}
 			case !ok || l == "stop":
 				// A run in ticks reports the tick each node stopped in:
 				// validate replays the ticks every live node finished.

@@ -29,10 +29,20 @@ type rankTrace struct {
 	header    netnode.Header
 	recs      []netnode.Record
 	truncated bool // the last line was cut short (a killed process) and dropped
+	// starts[k] is the index in recs of incarnation k's first record
+	// (starts[0] = 0): a restarted rank's logs follow each other
+	// (run_restart.go, validate_restart.go).
+	starts []int
 }
 
 // label names record i (0-based) of rank r's log by file and line.
 func label(r, i int) string { return fmt.Sprintf("%s:%d", rankLog(r), i+2) }
+
+// label names record i (0-based) of rank r's logs by file and line.
+func (t *rankTrace) label(r, i int) string {
+	k := t.incarnation(i)
+	return fmt.Sprintf("%s:%d", incarnationLog(r, uint64(k)), i-t.starts[k]+2)
+}
 
 // cmdValidate replays a run's logs against the model they name: exit 0
 // when every step is possible in the model, with the logged effects, and
@@ -119,7 +129,7 @@ func validateDir(dir string) (*validateReport, string, error) {
 	logs := make([]*rankTrace, h.N)
 	lines := 0
 	for q := range h.N {
-		if logs[q], err = readRankTrace(filepath.Join(dir, rankLog(q)), q, &h); err != nil {
+		if logs[q], err = readRankTraces(dir, q, &h); err != nil {
 			return nil, "", usageFor(validateHelp, "validate %s: %v", dir, err)
 		}
 		lines += len(logs[q].recs)
@@ -130,6 +140,7 @@ func validateDir(dir string) (*validateReport, string, error) {
 			killed[int(k.Rank)] = true
 		}
 	}
+
 	var unchecked int
 	var cut uint64
 	if em.Config().Timing == env.BoundedDelay {
@@ -291,12 +302,8 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 	out := &merged{}
 	s := m.Init()[0]
 	next := make([]int, n)
-	sent := make([][]int, n) // sent[q][p]: sends q→p placed
-	recvd := make([][]int, n)
-	for q := range n {
-		sent[q], recvd[q] = make([]int, n), make([]int, n)
-	}
-	crashed := map[int]bool{}
+	crashed := map[int]bool{} // down now
+	rs := newRestartMerge(logs, killed)
 	timed := m.Config().Timing == env.BoundedDelay
 	tickOf := func(r netnode.Record) uint64 {
 		if timed {
@@ -325,15 +332,16 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 	}
 	for {
 		for q := range n {
-			if killed[q] && !crashed[q] && next[q] == len(logs[q].recs) {
+			if !crashed[q] && rs.crashDue(q, next[q]) {
 				lab := fmt.Sprintf("the crash of p%d after its last line", q)
-				if len(logs[q].recs) > 0 {
-					lab = fmt.Sprintf("the crash of p%d after %s", q, label(q, len(logs[q].recs)-1))
+				if next[q] > 0 {
+					lab = fmt.Sprintf("the crash of p%d after %s", q, logs[q].label(q, next[q]-1))
 				}
 				if _, why := take(checker.Action{Kind: env.Crash, P: int32(q)}, lab); why != "" {
 					return fail(lab, why)
 				}
 				crashed[q] = true
+				rs.crashes[q]++
 			}
 		}
 		best := -1
@@ -347,13 +355,17 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 			if first < 0 || rec.Clock < logs[first].recs[next[first]].Clock {
 				first = q
 			}
-			ready := true
+			ready := rs.sendsReady(rec)
 			switch rec.Event.Kind {
 			case "receive":
 				from := int(rec.Event.Peer)
-				ready = from >= 0 && from < n && recvd[from][q] < sent[from][q]
+				ready = ready && rs.received(from, q, next[q], false)
 			case "suspect":
-				ready = crashed[int(rec.Event.Peer)]
+				ready = ready && crashed[int(rec.Event.Peer)]
+			case "restart":
+				ready = ready && crashed[q] && rs.restartReady(m, s, q, next[q], next)
+			case "recovered":
+				ready = ready && slices.Contains(m.Actions(s, nil), checker.Action{Kind: env.DetectRecover, P: int32(q), Q: rec.Event.Peer})
 			}
 			if ready && (best < 0 || tickOf(rec) < tickOf(bestRec) || tickOf(rec) == tickOf(bestRec) && rec.Clock < bestRec.Clock) {
 				best, bestRec = q, rec
@@ -370,10 +382,10 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 			} else {
 				why += fmt.Sprintf("p%d logged no such send to p%d", rec.Event.Peer, first)
 			}
-			return fail(label(first, next[first]), why)
+			return fail(logs[first].label(first, next[first]), why)
 		}
 		q, rec := best, bestRec
-		lab := label(q, next[q])
+		lab := logs[q].label(q, next[q])
 		for timed && out.ticks < *rec.Tick {
 			if _, why := take(checker.Action{Kind: env.Tick}, fmt.Sprintf("tick %d → %d", out.ticks, out.ticks+1)); why != "" {
 				return fail(lab, fmt.Sprintf("%s at tick %d: the model cannot advance from tick %d to %d: something is due there that no log shows "+
@@ -402,7 +414,7 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 			if a.I < 0 {
 				return fail(lab, fmt.Sprintf("%s: no such message from p%d to p%d is in flight in the model", rec.Event.Text, from, q))
 			}
-			recvd[from][q]++
+			rs.received(int(from), q, next[q], true)
 		case "call":
 			pend := s.PendingCalls(core.Rank(q))
 			if len(pend) == 0 || !bytes.Equal(pend[0].AppendBinary([]byte{}), rec.Event.Input) {
@@ -413,6 +425,11 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 			a = checker.Action{Kind: env.Detect, P: int32(q), Q: rec.Event.Peer}
 		case "timer":
 			a = checker.Action{Kind: env.Fire, P: int32(q), I: int32(rec.Event.Timer)}
+		case "restart":
+			a = checker.Action{Kind: env.Recover, P: int32(q)}
+			crashed[q] = false
+		case "recovered":
+			a = checker.Action{Kind: env.DetectRecover, P: int32(q), Q: rec.Event.Peer}
 		default:
 			return fail(lab, fmt.Sprintf("event kind %q has no step in this model", rec.Event.Kind))
 		}
@@ -424,11 +441,7 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 			out.steps, out.labels = out.steps[:len(out.steps)-1], out.labels[:len(out.labels)-1]
 			return fail(lab, fmt.Sprintf("%s: the implementation diverged from the model: %s", rec.Event.Text, why))
 		}
-		for _, e := range rec.Effects {
-			if e.Kind == "send" && e.To >= 0 && int(e.To) < n {
-				sent[q][e.To]++
-			}
-		}
+		rs.placed(q, rec)
 		next[q]++
 	}
 }

@@ -138,6 +138,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Survivors:  survivors,
 		Properties: Properties(p),
 		CrashProb:  p.CrashProb,
+		Codec:      codec(ec), // codec.go
 	}
 	if ec.Kind != el.Centralized {
 		cfg.Timing, cfg.Delta = env.BoundedDelay, 1
