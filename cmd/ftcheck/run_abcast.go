@@ -34,15 +34,21 @@ var abcastScenario = runScenario{
 }
 
 // abcastFlags adds --n, the run's name for the model's --core (the size
-// flag of the other scenarios), and refuses --crash-sequencer: with p0
-// dead nothing is ordered any more (statemachine/abcast, "Sequencer
-// crash"), so no live process could finish; `ftcheck check abcast
-// --crash-sequencer` checks that case.
+// flag of the other scenarios), and refuses two model flags. The first is
+// --crash-sequencer: with p0 dead nothing is ordered any more
+// (statemachine/abcast, "Sequencer crash"), so no live process could
+// finish; `ftcheck check abcast --crash-sequencer` checks that case. The
+// second is --detector coordinator (only p0 told of a crash): the run's
+// detector is ftcheck's perfect one, which tells every survivor of each
+// death, or none.
 func abcastFlags(fs *flag.FlagSet) func() error {
 	fs.Var(flagAlias{fs, "core"}, "n", "the number of core members `N`: --core")
 	return func() error {
 		if v := fs.Lookup("crash-sequencer"); v != nil && v.Value.String() == "true" {
 			return fmt.Errorf("--crash-sequencer: p0, the sequencer or coordinator, is never killed in a run (nothing would be delivered after its death); ftcheck check abcast --crash-sequencer checks it")
+		}
+		if v := fs.Lookup("detector"); v != nil && v.Value.String() != "perfect" && v.Value.String() != "none" {
+			return fmt.Errorf("--detector %s: a run's detector is ftcheck's, which tells every survivor of each death (perfect), or none (ub, bb)", v.Value)
 		}
 		return nil
 	}

@@ -67,8 +67,8 @@ func TestRunAbcastMutantRejectedByValidate(t *testing.T) {
 }
 
 // TestRunAbcastBadUsage: p0, the sequencer or coordinator, is never
-// killed, and kills beyond the crash budget are refused: exit 2, one
-// line, before anything starts.
+// killed, kills beyond the crash budget and a detector the run does not
+// have are refused: exit 2, one line, before anything starts.
 func TestRunAbcastBadUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "abcast", "--kill", "0@1ms"},                                                   // p0 never fails
@@ -79,6 +79,7 @@ func TestRunAbcastBadUsage(t *testing.T) {
 		{"run", "abcast", "--n", "7"},
 		{"run", "abcast", "--n", "x"},
 		{"run", "abcast", "--variant", "ring"},
+		{"run", "abcast", "--detector", "coordinator", "--kill", "1@1ms"}, // only p0 told: not the run's detector
 	} {
 		code, _, errs := ftcheck(t, args...)
 		if code != 2 || strings.Count(errs, "\n") != 1 {
