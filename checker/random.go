@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,12 +54,20 @@ type WalkOptions struct {
 	// another goroutine while the walks run.
 	Progress      func(WalkProgress)
 	ProgressEvery time.Duration
+	// Owns, when non-nil, selects the walks to run: walk i runs if and
+	// only if Owns(i) (a shard of a campaign, K of N, owns i mod N = K).
+	// Every selected walk runs, even after another violated a property,
+	// so that the shards of a campaign together run each walk exactly as
+	// the unsharded campaign would. The result then covers all Walks
+	// indices: PerWalk[i] is zero for a walk not selected, and Violation
+	// is that of the lowest-numbered selected walk that violated.
+	Owns func(i int) bool
 }
 
 // WalkProgress is what Walk reports while it runs.
 type WalkProgress struct {
 	Done    int     // walks finished
-	Walks   int     // walks asked for
+	Walks   int     // walks asked for (those WalkOptions.Owns selects)
 	Steps   int64   // actions taken by the finished walks
 	Seconds float64 // since Walk started
 }
@@ -144,6 +151,19 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 		res.Err = fmt.Errorf("checker: %s has no initial state", res.Model)
 		return res
 	}
+	owns := opt.Owns
+	if owns == nil {
+		owns = func(int) bool { return true }
+	}
+	selected := walks // walks to run, for progress
+	if opt.Owns != nil {
+		selected = 0
+		for i := range walks {
+			if owns(i) {
+				selected++
+			}
+		}
+	}
 	stats := make([]WalkStat, walks)
 	traces := make([]*Trace, walks)
 	errs := make([]error, walks)
@@ -168,7 +188,7 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 				case <-stopProgress:
 					return
 				case <-t.C:
-					opt.Progress(WalkProgress{Done: int(doneWalks.Load()), Walks: walks, Steps: doneSteps.Load(), Seconds: time.Since(start).Seconds()})
+					opt.Progress(WalkProgress{Done: int(doneWalks.Load()), Walks: selected, Steps: doneSteps.Load(), Seconds: time.Since(start).Seconds()})
 				}
 			}
 		})
@@ -179,8 +199,11 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 			w := walker[S]{m: m, ps: ps, inits: inits, maxSteps: maxSteps, ctx: opt.Context}
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= walks || int64(i) > first.Load() {
+				if i >= walks || (opt.Owns == nil && int64(i) > first.Load()) {
 					return
+				}
+				if !owns(i) {
+					continue
 				}
 				stats[i], traces[i], errs[i] = w.walk(i, WalkSeed(opt.Seed, i))
 				if errs[i] != nil && opt.Context != nil && opt.Context.Err() != nil {
@@ -205,13 +228,15 @@ func Walk[S any](m Model[S], opt WalkOptions) *WalkResult {
 	close(stopProgress)
 	progressDone.Wait()
 	n := walks
-	if f := first.Load(); f != math.MaxInt64 {
+	if f := first.Load(); f != math.MaxInt64 && opt.Owns == nil {
 		n = int(f) + 1
 	}
 	if canceled.Load() {
-		if p := slices.Index(finished[:n], false); p >= 0 {
-			n = p
-			res.Canceled = true
+		for i := range n {
+			if owns(i) && !finished[i] {
+				n, res.Canceled = i, true
+				break
+			}
 		}
 	}
 	if f := first.Load(); f != math.MaxInt64 && int(f) < n {

@@ -31,6 +31,9 @@ type RunLog struct {
 	mu            sync.Mutex
 	// Campaigns[c][i] is the record of run i of sub-campaign c.
 	Campaigns []map[int]json.RawMessage
+	// Seconds, replaying, is the shards' summed wall-clock time, for
+	// campaigns that report a rate (steps per second).
+	Seconds float64
 }
 
 // NewRunLog is the log of shard k of n.

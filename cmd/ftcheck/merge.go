@@ -18,7 +18,7 @@ import (
 func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print one JSON summary object, with the keys of the unsharded command's --json")
-	out := fs.String("out", "out", "directory for the counterexample traces of a merged check (created if missing)")
+	out := fs.String("out", "out", "directory for the counterexample traces of a merged check or simulation (created if missing)")
 	const help = "ftcheck merge -h"
 	if err := parseFlags(fs, args, stdout, "merge", "ftcheck merge [--json] [--out DIR] FILE…\ncombine the --result files of every shard (K/N, K = 0 … N−1) of one sharded check or simulation"); err != nil {
 		return err
@@ -46,7 +46,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if files[0].h.Command == "check" {
 		return mergeCheck(files, *out, *asJSON, stdout, stderr)
 	}
-	return mergeSimulate(files, *asJSON, stdout, stderr)
+	return mergeSimulate(files, *out, *asJSON, stdout, stderr)
 }
 
 // sameRun refuses files that are not exactly the shards 0 … N−1 of one run:

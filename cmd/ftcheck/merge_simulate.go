@@ -16,8 +16,9 @@ import (
 // mergeSimulate merges the shards of a simulation (files sorted by
 // shard): the shards' run records are replayed, in run-index order, through
 // the model's own campaign (registry.RunLog), which aggregates them as the
-// unsharded campaign does; only seconds (here the shards' sum) differ.
-func mergeSimulate(files []*shardFile, asJSON bool, stdout, stderr io.Writer) error {
+// unsharded campaign does; only seconds (here the shards' sum) differ. The
+// first violation's trace, when the campaign gives one, is saved to outPath.
+func mergeSimulate(files []*shardFile, outPath string, asJSON bool, stdout, stderr io.Writer) error {
 	const help = "ftcheck merge -h"
 	first := files[0].h
 	p, err := lookupShardModel(&first)
@@ -59,11 +60,22 @@ func mergeSimulate(files []*shardFile, asJSON bool, stdout, stderr io.Writer) er
 		}
 	}
 	log := registry.ReplayLog(campaigns)
+	log.Seconds = seconds
 	rep, err := run(registry.WithRunLog(context.Background(), log), func(string) {})
 	if err != nil {
 		return usageFor(help, "merge: %v", err)
 	}
 	rep.Seconds = seconds
+	if rep.Trace != nil {
+		o, err := prepareOut(outPath)
+		if err != nil {
+			return usageFor(help, "merge: %v", err)
+		}
+		defer o.done()
+		if err := saveSimViolation(o, p.Name, rep, asJSON, stdout, stderr); err != nil {
+			return err
+		}
+	}
 	if asJSON {
 		doc := map[string]any{}
 		maps.Copy(doc, rep.Figures)

@@ -48,7 +48,7 @@ func shardedSimNames() string {
 // a sharded model that do not (correction's single runs, say).
 func (s *shardFlags) writeSimShard(p *registry.Protocol, fs *flag.FlagSet, rep *registry.SimReport, asJSON bool, stdout io.Writer) error {
 	if !s.log.Used() {
-		return usageFor("ftcheck simulate "+p.Name+" -h", "simulate %s: --shard: this simulation is not split by run index (correction's campaigns are: --runs with --fault-rate, --table1, --section43, --fig1b)", p.Name)
+		return usageFor("ftcheck simulate "+p.Name+" -h", "simulate %s: --shard: this mode of the simulation is not split by run index (correction's campaigns are: --runs with --fault-rate, --table1, --section43, --fig1b; era's random walks are, its --scenario is not)", p.Name)
 	}
 	h := &shardHeader{Command: "simulate", Model: p.Name, Name: rep.Model, Params: shardParams(fs), Shard: s.k, Shards: s.n,
 		Seconds: rep.Seconds, PeakRSSMiB: peakRSSMiB(), Sim: &shardSim{Campaigns: s.log.Campaigns, Interrupted: rep.Interrupted}}

@@ -20,10 +20,10 @@ import (
 // --result file, or if its exit status is not 2 with one line on stderr.
 func TestSimulateShardRefusedBeforeRunning(t *testing.T) {
 	dir := t.TempDir()
-	out, result := filepath.Join(dir, "out"), filepath.Join(dir, "era.shard")
+	out, result := filepath.Join(dir, "out"), filepath.Join(dir, "paxos.shard")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "simulate", "era", "--n", "4", "--walks", "1000000",
+	cmd := exec.CommandContext(ctx, os.Args[0], "simulate", "paxos", "--walks", "100000",
 		"--shard", "0/2", "--result", result, "--out", out)
 	cmd.Env = append(os.Environ(), "FTCHECK_AS_MAIN=1")
 	var stdout, stderr bytes.Buffer

@@ -117,6 +117,59 @@ func TestShardedCampaignEqualsWhole(t *testing.T) {
 	}
 }
 
+// TestShardedWalksEqualWhole: ERA's random walks split in 4 shards run as
+// separate processes, merged, print the unsharded campaign's JSON (every key
+// but the wall-clock seconds and steps_per_sec), with and without a
+// violation. With the mutant the unsharded campaign stops at its lowest
+// violating walk (57 of 200), the shards run every walk, and the merge
+// stops its totals there too and saves the same counterexample.
+func TestShardedWalksEqualWhole(t *testing.T) {
+	for name, extra := range map[string][]string{
+		"holds":    {"--n", "8", "--crashes", "2", "--walks", "40"},
+		"violates": {"--n", "4", "--crashes", "2", "--crash-prob", "0.3", "--walks", "200", "--mutant", "up-not-remembered"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			campaign := append([]string{"simulate", "era", "--seed", "3", "--quiet"}, extra...)
+			out, _ := shardProcess(t, append(campaign, "--json", "--out", filepath.Join(dir, "whole"))...)
+			var whole map[string]any
+			decodeOne(t, out, &whole)
+			var files []string
+			for k := range 4 {
+				f := filepath.Join(dir, fmt.Sprintf("w%d.shard", k))
+				if _, code := shardProcess(t, append(campaign, "--out", dir, "--shard", fmt.Sprintf("%d/4", k), "--result", f)...); code != 0 {
+					t.Fatalf("shard %d: exit %d", k, code)
+				}
+				files = append(files, f)
+			}
+			out, _ = shardProcess(t, append([]string{"merge", "--json", "--out", filepath.Join(dir, "merged")}, files...)...)
+			var merged map[string]any
+			decodeOne(t, out, &merged)
+			delete(merged, "shards")
+			for _, doc := range []map[string]any{whole, merged} {
+				delete(doc, "seconds")
+				delete(doc, "steps_per_sec")
+				if v, _ := doc["violations"].([]any); len(v) > 0 {
+					ref := v[0].(map[string]any)
+					b, err := os.ReadFile(ref["trace_file"].(string))
+					if err != nil {
+						t.Fatal(err)
+					}
+					ref["trace_file"] = string(b)
+				}
+			}
+			a, _ := json.Marshal(whole)
+			b, _ := json.Marshal(merged)
+			if !bytes.Equal(a, b) {
+				t.Errorf("merged walks differ from the unsharded campaign:\nmerged:    %s\nunsharded: %s", b, a)
+			}
+			if v, _ := whole["violations"].([]any); (name == "violates") != (len(v) == 1) || (name == "violates" && whole["walks"] != 58.0) {
+				t.Errorf("unsharded campaign: violations %v after %v walks", whole["violations"], whole["walks"])
+			}
+		})
+	}
+}
+
 // TestMergeRefusals: shards that are not exactly 0 … N−1 of one run are
 // refused with exit 2.
 func TestMergeRefusals(t *testing.T) {
@@ -166,7 +219,8 @@ func TestMergeRefusals(t *testing.T) {
 		"bad shard":    {"check", "era", "--n", "2", "--shard", "2/2", "--result", check},
 		"dfs":          {"check", "era", "--n", "2", "--shard", "0/2", "--result", check, "--dfs"},
 		"result alone": {"check", "era", "--n", "2", "--result", check},
-		"not by run":   {"simulate", "era", "--n", "4", "--walks", "2", "--shard", "0/2", "--result", check},
+		"not by run":   {"simulate", "paxos", "--walks", "2", "--shard", "0/2", "--result", check},
+		"era scenario": {"simulate", "era", "--n", "4", "--scenario", "ulfm-bench", "--walks", "2", "--shard", "0/2", "--result", check},
 	} {
 		if _, code := shardProcess(t, append(args, "--quiet", "--out", dir)...); code != 2 {
 			t.Errorf("%s: exit %d, want 2", name, code)

@@ -122,18 +122,8 @@ func cmdSimulate(args []string, stdout, stderr io.Writer) error {
 	if shard.on() {
 		return shard.writeSimShard(p, fs, rep, asJSON, stdout)
 	}
-	if rep.Trace != nil {
-		tr := rep.Trace
-		header := fmt.Sprintf("VIOLATION of %s after %d steps", tr.Violation.Property, len(tr.Steps))
-		if tr.Seed != nil {
-			header += fmt.Sprintf(" (seed %d)", *tr.Seed)
-		}
-		ref, err := reportViolation(o, p.Name, tr, header+":\n", asJSON, stdout, stderr)
-		if err != nil {
-			return err
-		}
-		ref.Property, ref.Steps = rep.Violations[0].Property, rep.Violations[0].Steps
-		rep.Violations[0] = ref
+	if err := saveSimViolation(o, p.Name, rep, asJSON, stdout, stderr); err != nil {
+		return err
 	}
 	if asJSON {
 		doc := map[string]any{}
@@ -218,4 +208,24 @@ func runsDone(rep *registry.SimReport) string {
 		}
 	}
 	return "the runs done"
+}
+
+// saveSimViolation saves and reports a simulation's first violation, if
+// any (rep.Trace), and sets its trace file in rep.Violations[0].
+func saveSimViolation(o *outDir, model string, rep *registry.SimReport, asJSON bool, stdout, stderr io.Writer) error {
+	tr := rep.Trace
+	if tr == nil {
+		return nil
+	}
+	header := fmt.Sprintf("VIOLATION of %s after %d steps", tr.Violation.Property, len(tr.Steps))
+	if tr.Seed != nil {
+		header += fmt.Sprintf(" (seed %d)", *tr.Seed)
+	}
+	ref, err := reportViolation(o, model, tr, header+":\n", asJSON, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	ref.Property, ref.Steps = rep.Violations[0].Property, rep.Violations[0].Steps
+	rep.Violations[0] = ref
+	return nil
 }

@@ -22,6 +22,9 @@ func init() {
 		Define:   defineERA,
 		Mutants:  eraMutants(),
 		Simulate: simulateERA,
+		// The random walks consult registry.RunLog (simshard.go); the
+		// ulfm-bench scenario does not, and is refused when sharded.
+		ShardsSimulate: true,
 	})
 }
 

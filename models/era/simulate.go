@@ -59,9 +59,29 @@ func simulateERA(fs *flag.FlagSet) registry.SimBuilder {
 			return nil, err
 		}
 		obs := newEraObserver(m, p)
-		res := checker.Walk[*env.World](obs, registry.SimWalkOptions(ctx, progress, checker.WalkOptions{Walks: *walks, MaxSteps: ms, Seed: *seed}))
+		opt := registry.SimWalkOptions(ctx, progress, checker.WalkOptions{Walks: *walks, MaxSteps: ms, Seed: *seed})
+		// ftcheck simulate --shard and merge (simshard.go): a shard runs
+		// and records the walks it owns, the merge replays the records.
+		log := registry.RunLogOf(ctx)
+		c := log.Begin()
+		var res *checker.WalkResult
+		switch {
+		case log.Replaying():
+			if res, err = obs.replay(m, log, c, opt); err != nil {
+				return nil, err
+			}
+		case log != nil:
+			obs.recordTo(log, c)
+			opt.Owns = log.Owns
+			fallthrough
+		default:
+			res = checker.Walk[*env.World](obs, opt)
+		}
 		if res.Err != nil {
 			return nil, res.Err
+		}
+		if obs.recordErr != nil {
+			return nil, obs.recordErr
 		}
 		rep := &registry.SimReport{Model: "era", Mode: "random-walks", Seed: *seed, Seconds: res.Seconds, Violations: []registry.ViolationRef{}, Interrupted: res.Canceled}
 		if res.Violation != nil {
@@ -131,6 +151,11 @@ type eraObserver struct {
 	stop bool                 // an added walk violated a property
 	free []*walkFigures
 
+	// A shard of a sharded campaign records each walk instead (simshard.go).
+	log       *registry.RunLog
+	campaign  int
+	recordErr error
+
 	// Totals over the walks added.
 	sends, rounds, maxSends, maxRounds, mended int
 	kinds                                      map[string]int
@@ -184,11 +209,19 @@ func (o *eraObserver) ObserveStep(i int, _ *env.World, a checker.Action, next *e
 // ObserveEnd measures the final world's mended tree, then adds the walk,
 // and those after it that finished, to the totals once the walks before it
 // are.
+// A nil final is a walk replayed from its record (simshard.go), whose
+// figures are already set.
 func (o *eraObserver) ObserveEnd(i int, final *env.World, st checker.WalkStat) {
 	f := o.fig(i)
-	f.mended = treeDepth(final.CrashedSet(), o.n, o.tree)
-	f.per = f.msgs.summary(final.CrashedSet(), o.ag)
-	f.violated = st.Violated
+	if final != nil {
+		f.mended = treeDepth(final.CrashedSet(), o.n, o.tree)
+		f.per = f.msgs.summary(final.CrashedSet(), o.ag)
+		f.violated = st.Violated
+	}
+	if o.log != nil {
+		o.recordEnd(i, f, st)
+		return
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.done[i] = true
@@ -214,6 +247,11 @@ func (o *eraObserver) add(f *walkFigures) {
 	o.maxPerProc = max(o.maxPerProc, f.per.Max)
 	o.meanPerProc += f.per.Mean
 	o.stop = f.violated
+	o.recycle(f)
+}
+
+// recycle clears a walk's figures for reuse (o.mu held).
+func (o *eraObserver) recycle(f *walkFigures) {
 	clear(f.clock)
 	clear(f.pairRound)
 	clear(f.byKind)
