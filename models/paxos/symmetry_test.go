@@ -221,6 +221,7 @@ func TestSymmetryDocsCounts(t *testing.T) {
 		{Args: "--instances 1 --crashes 0 --loss 1", States: 819, Transitions: 3846, Depth: 40},
 		{Args: "--instances 1 --crashes 1 --recoveries 1 --crashable 2-4", States: 13572, Transitions: 73482, Depth: 47},
 		{Args: "--instances 2 --crashes 0", States: 149027, Transitions: 1346316, Depth: 62, Long: true},
+		{Args: "--instances 1 --crashes 1 --recoveries 1 --loss 1 --crashable coordinator", States: 2495409, Transitions: 17576152, Depth: 87, Long: true},
 	} {
 		if c.Long && !modeltest.Long() {
 			t.Logf("%s: skipped (FTKERNEL_LONG=1 runs it)", c.Args)
