@@ -1,6 +1,10 @@
 package hyperquicksort
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // Median is Algorithm 1 line 10, pivo ← median(list): the element at index
 // (len−1)/2 of the sorted list (the lower median), and false for an empty
@@ -54,4 +58,22 @@ func Union(a, b []int32) []int32 {
 	}
 	out = append(out, a[i:]...)
 	return append(out, b[j:]...)
+}
+
+// FormatValues formats a list for a person: "[1, 2, 3]", "[]" when empty.
+func FormatValues(vs []int32) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = strconv.Itoa(int(v))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// FormatLists formats lists by rank: "[1, 2] [3] []".
+func FormatLists(ls [][]int32) string {
+	parts := make([]string, len(ls))
+	for i, l := range ls {
+		parts[i] = FormatValues(l)
+	}
+	return strings.Join(parts, " ")
 }

@@ -1,9 +1,11 @@
 // Package hyperquicksort holds the Hyperquicksort of de Camargo's thesis
-// (UFPR, 2017, §4.2) over the DGRP: the mapping of Algorithms 2 and 3,
-// which gives every recommended process its partner in a sorting round and
-// every non-recommended process its substitute, both through the cluster
-// function c(i, s) (core.Cluster). The sort itself (Algorithm 1) is not in
-// the package.
+// (UFPR, 2017, §4.2) over the DGRP: the mapping of Algorithms 2 and 3
+// (mapping.go), which gives every recommended process its partner in a
+// sorting round and every non-recommended process its substitute, both
+// through the cluster function c(i, s) (core.Cluster), and the sort of
+// Algorithm 1 as a deterministic process (process.go) over virtual ranks
+// (round.go): each recommended process plays its own rank and those it
+// substitutes, taking their lists from the shared store of §4.2.2.
 package hyperquicksort
 
 import (

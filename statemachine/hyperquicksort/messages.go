@@ -58,7 +58,7 @@ func appendValues(b []byte, vs []int32) []byte {
 	return b
 }
 
-// String is e.g. "PIVOT(root=0, 5) p0→p4" or "LIST(v4→v0, [1 2]) p5→p0".
+// String is e.g. "PIVOT(root=0, 5) p0→p4" or "LIST(v4→v0, [1, 2]) p5→p0".
 func (m Msg) String() string {
 	if m.IsPivot {
 		if !m.HasPivot {
@@ -66,5 +66,5 @@ func (m Msg) String() string {
 		}
 		return fmt.Sprintf("PIVOT(root=%d, %d) p%d→p%d", m.Root, m.Pivot, m.From, m.To)
 	}
-	return fmt.Sprintf("LIST(v%d→v%d, %v) p%d→p%d", m.FromV, m.ToV, m.Values, m.From, m.To)
+	return fmt.Sprintf("LIST(v%d→v%d, %s) p%d→p%d", m.FromV, m.ToV, FormatValues(m.Values), m.From, m.To)
 }

@@ -332,7 +332,7 @@ func (p *Process) AppendBinary(b []byte) []byte {
 	return b
 }
 
-// String summarises the process, e.g. "p0 active v0=[1 2] v4=[7]".
+// String summarises the process, e.g. "p0 active v0=[1, 2] v4=[7]".
 func (p *Process) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "p%d", p.rank)
@@ -341,7 +341,7 @@ func (p *Process) String() string {
 	}
 	for v, s := range p.slots {
 		if s.has && (s.play || core.Rank(v) == p.rank) {
-			fmt.Fprintf(&b, " v%d=%v", v, s.list)
+			fmt.Fprintf(&b, " v%d=%s", v, FormatValues(s.list))
 		}
 	}
 	return b.String()
