@@ -130,18 +130,21 @@ type World struct {
 // Stats count what a run did.
 type Stats struct {
 	// Pivots and Lists are the messages sent (a local exchange sends none).
-	Pivots, Lists int
+	Pivots int `json:"pivot_messages"`
+	Lists  int `json:"list_messages"`
 	// Moved is the number of values sent in lists.
-	Moved int
+	Moved int `json:"values_moved"`
 	// Read and Saved are the values read from and saved to the shared store.
-	Read, Saved int
+	Read  int `json:"store_values_read"`
+	Saved int `json:"store_values_saved"`
 	// Local is the number of lists handed over inside one process (two per
 	// pair played wholly by one process).
-	Local int
+	Local int `json:"local_handovers"`
 	// Barriers is the number of barriers; Agreements and AgreementMessages
 	// those of the ULFM barriers with failures (ERA, from models/era).
-	Barriers                      int
-	Agreements, AgreementMessages float64
+	Barriers          int     `json:"barriers"`
+	Agreements        float64 `json:"agreements"`
+	AgreementMessages float64 `json:"agreement_messages"`
 }
 
 // Stats are what the run reaching w did.

@@ -114,6 +114,11 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 	v := fs.Int("values", 2, fmt.Sprintf("values each process starts with, 1 … %d", MaxSimVals))
 	seed := fs.Uint64("seed", 0, "input vector: 0 decreasing, k ≥ 1 drawn from a PCG seeded with k")
 	base := fs.String("baseline", "dgrp", "dgrp or ulfm (see check)")
+	scenario := fs.String("scenario", "", "fig4.14: Fig. 4.14's runs (k = 0, 1, n/2, n−1 unstable; ULFM, DGRP without re-admission, DGRP) priced by the cost model")
+	cm := CostModel{}
+	fs.Float64Var(&cm.Message, "cost-message", 1, "fig4.14: cost of a message")
+	fs.Float64Var(&cm.Value, "cost-value", 1, "fig4.14: cost of a value sent")
+	fs.Float64Var(&cm.Store, "cost-store", 1, "fig4.14: cost of a value read from or saved to the shared store")
 	return func(ctx context.Context, progress func(string)) (*registry.SimReport, error) {
 		if err := flagcheck.First(
 			flagcheck.Int("n", int64(*n), 2, MaxSimN, ""),
@@ -131,6 +136,19 @@ func defineSimulate(fs *flag.FlagSet) registry.SimBuilder {
 			return nil, err
 		}
 		start := time.Now()
+		switch *scenario {
+		case "":
+		case "fig4.14":
+			rows, err := Fig414(*n, *v, int(*seed), cm)
+			if err != nil {
+				return nil, err
+			}
+			return &registry.SimReport{Model: "hyperquicksort", Mode: "fig4.14", Seed: *seed, Seconds: time.Since(start).Seconds(),
+				Violations: []registry.ViolationRef{}, Figures: map[string]any{"rows": rows, "cost_model": cm},
+				Text: Fig414Text(rows, cm)}, nil
+		default:
+			return nil, fmt.Errorf("--scenario %q: want fig4.14 or nothing", *scenario)
+		}
 		res, err := Simulate(SimParams{N: *n, Values: *v, Input: int(*seed), Baseline: b, NonRec: set})
 		if err != nil {
 			return nil, err

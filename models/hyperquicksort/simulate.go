@@ -16,6 +16,10 @@ type SimParams struct {
 	// NonRec is non-recommended in every sorting round (ULFM: failed
 	// before the first).
 	NonRec core.RankSet
+	// Schedule, when not nil, replaces NonRec: Schedule[k] is the
+	// non-recommended (ULFM: failed) set of the k-th sorting round; the
+	// partners and substitutes reported are those of NonRec.
+	Schedule []core.RankSet
 }
 
 // SimResult is what one run gives.
@@ -43,9 +47,12 @@ func Simulate(p SimParams) (*SimResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--n %d: want a power of two ≥ 2", p.N)
 	}
-	sched := make([]core.RankSet, dim)
-	for k := range sched {
-		sched[k] = p.NonRec
+	sched := p.Schedule
+	if sched == nil {
+		sched = make([]core.RankSet, dim)
+		for k := range sched {
+			sched[k] = p.NonRec
+		}
 	}
 	m, err := NewModel(Params{N: p.N, MaxNonRec: p.N - 1, Values: p.Values, Inputs: p.Input + 1, Baseline: p.Baseline, Schedule: sched})
 	if err != nil {
