@@ -3,6 +3,7 @@ package msglog
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -17,7 +18,7 @@ import (
 
 func init() {
 	var ms []registry.MutantInfo
-	for _, m := range ml.Mutants {
+	for _, m := range append(slices.Clone(ml.Mutants), ModelMutants...) {
 		ms = append(ms, registry.MutantInfo{Name: string(m), Doc: mutantDocs[m]})
 	}
 	registry.Register(&registry.Protocol{
@@ -37,6 +38,7 @@ var mutantDocs = map[mutant.Name]string{
 	ml.MutantRetransmitReceived: "a recovering process re-transmits the sends its peer already received",
 	ml.MutantForgetRepetitions:  "a recovering process replays an Iprobe without its repetition count",
 	ml.MutantRemoveLiveLastID:   "ambiguity C literally: el_remove(last_id) with last_id as it is when the logger takes the call, the checkpoint not waiting for determinants in flight",
+	MutantSurvivorRollback:      "a survivor that answers a restarted peer's RESEND_FROM also restores its own last checkpoint and recovers (coordinated rollback; rollback.go)",
 }
 
 // Params are a check's parameters.
@@ -72,7 +74,7 @@ func (p Params) Config() (*ml.Config, el.Config, error) {
 	if err := ec.Validate(); err != nil {
 		return nil, ec, err
 	}
-	c := &ml.Config{Program: prog, Log: Logger{Cfg: ec}, DelayedAck: p.DelayedAck, CheckpointEvery: p.CheckpointEvery, Mutant: p.Mutant}
+	c := &ml.Config{Program: prog, Log: Logger{Cfg: ec}, DelayedAck: p.DelayedAck, CheckpointEvery: p.CheckpointEvery, Mutant: protocolMutant(p.Mutant)}
 	return c, ec, c.Validate()
 }
 
@@ -126,7 +128,7 @@ func NewModel(p Params) (*env.Model, error) {
 				if err != nil {
 					panic(err) // validated above
 				}
-				return n
+				return withModelMutant(p.Mutant, n)
 			}
 			n, err := el.New(r, ec)
 			if err != nil {
@@ -138,7 +140,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Survivors:  survivors,
 		Properties: Properties(p),
 		CrashProb:  p.CrashProb,
-		Codec:      codec(ec), // codec.go
+		Codec:      codec(c, ec), // codec.go
 	}
 	if ec.Kind != el.Centralized {
 		cfg.Timing, cfg.Delta = env.BoundedDelay, 1

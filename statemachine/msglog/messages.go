@@ -103,11 +103,14 @@ func DecodeMessage(b []byte) (core.Message, error) {
 // EventKind is what an application event recorded in the history is.
 type EventKind uint8
 
+// The kinds start at 16 so that a history value's first byte tells an
+// Event from the event logger's results (whose operations are 1 … 4): the
+// model's value decoder reads both (IsEvent).
 const (
-	EvSend   EventKind = iota + 1 // a send (transmitted, suppressed or held)
-	EvRecv                        // a delivery
-	EvProbe                       // a successful Iprobe
-	EvOutput                      // an output
+	EvSend   EventKind = iota + 16 // a send (transmitted, suppressed or held)
+	EvRecv                         // a delivery
+	EvProbe                        // a successful Iprobe
+	EvOutput                       // an output
 )
 
 // Event is an application event, delivered to the history
