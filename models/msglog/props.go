@@ -35,7 +35,7 @@ func events(w *env.World, p core.Rank) ([]uint64, []ml.Event) {
 	return is, es
 }
 
-func proc(w *env.World, p core.Rank) *ml.Process { return w.Node(p).(*ml.Process) }
+func proc(w *env.World, p core.Rank) *ml.Process { return asProcess(w.Node(p)) }
 
 // Properties are the guarantees of pessimistic message logging (§2.1.3,
 // chapter 5) over the application processes' histories (each event an
@@ -188,6 +188,7 @@ func Properties(p Params) []checker.Property[*env.World] {
 				return proc(w, q).Done()
 			}),
 	}
+	ps = append(ps, onlyFailedRollsBack(n)) // rollback.go
 	if p.Recoveries > 0 {
 		ps = append(ps, env.FaultProperties()...)
 	}
