@@ -79,7 +79,7 @@ func Fig414(n, v, seed int, c CostModel) ([]Fig414Row, error) {
 func Fig414Text(rows []Fig414Row, c CostModel) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "cost = %g·messages + %g·values sent + %g·values through the store\n", c.Message, c.Value, c.Store)
-	fmt.Fprintf(&b, "%-16s %4s %6s %5s %8s %6s %7s %6s %6s %6s %9s %8s %8s\n", "variant", "k", "sorted", "lost", "barriers", "pivots", "lists", "sent", "read", "saved", "agreemsgs", "cost", "vs ulfm")
+	fmt.Fprintf(&b, "%-16s %4s %6s %5s %6s %6s %6s %6s %6s %9s %6s %8s %8s\n", "variant", "k", "sorted", "lost", "pivots", "lists", "sent", "read", "saved", "agreemsgs", "span", "cost", "vs ulfm")
 	base := map[int]float64{}
 	for _, r := range rows {
 		if r.Variant == VariantULFM {
@@ -88,7 +88,7 @@ func Fig414Text(rows []Fig414Row, c CostModel) string {
 	}
 	for _, r := range rows {
 		s := r.Stats
-		fmt.Fprintf(&b, "%-16s %4d %6v %5d %8d %6d %7d %6d %6d %6d %9.0f %8.0f %+7.1f%%\n", r.Variant, r.K, r.Sorted, r.Lost, s.Barriers, s.Pivots, s.Lists, s.Moved, s.Read, s.Saved, s.AgreementMessages, r.Cost, 100*(r.Cost/base[r.K]-1))
+		fmt.Fprintf(&b, "%-16s %4d %6v %5d %6d %6d %6d %6d %6d %9.0f %6d %8.0f %+7.1f%%\n", r.Variant, r.K, r.Sorted, r.Lost, s.Pivots, s.Lists, s.Moved, s.Read, s.Saved, s.AgreementMessages, s.Span, r.Cost, 100*(r.Cost/base[r.K]-1))
 	}
 	return b.String()
 }

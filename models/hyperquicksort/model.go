@@ -142,7 +142,14 @@ type Stats struct {
 	Local int `json:"local_handovers"`
 	// Barriers is the number of barriers; Agreements and AgreementMessages
 	// those of the ULFM barriers with failures (ERA, from models/era).
-	Barriers          int     `json:"barriers"`
+	Barriers int `json:"barriers"`
+	// Span is the sum over sorting rounds of the largest work of a
+	// process in the round: the values of the lists it plays (split and
+	// merged), plus those it reads from the store or receives. A process
+	// playing several ranks works for each: the parallel time of the
+	// round is its slowest process's.
+	Span              int `json:"span"`
+	work              []int
 	Agreements        float64 `json:"agreements"`
 	AgreementMessages float64 `json:"agreement_messages"`
 }
@@ -369,8 +376,17 @@ func (m *Model) Apply(w *World, a checker.Action) (*World, error) {
 		if err != nil {
 			return nil, err
 		}
+		n.stats.work = slices.Clone(n.stats.work)
+		if n.stats.work == nil {
+			n.stats.work = make([]int, m.p.N)
+		}
 		for _, v := range eff.Reads {
 			n.stats.Read += len(w.store[v])
+			n.stats.work[r] += len(w.store[v])
+		}
+		for _, v := range m.current(w).Plays(r) {
+			l, _ := n.procs[r].List(v)
+			n.stats.work[r] += len(l)
 		}
 		n.started.Add(r)
 		n.apply(eff)
@@ -391,6 +407,10 @@ func (m *Model) Apply(w *World, a checker.Action) (*World, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !msg.IsPivot && n.stats.work != nil {
+			n.stats.work = slices.Clone(n.stats.work)
+			n.stats.work[msg.To] += len(msg.Values)
+		}
 		n.apply(eff)
 		return n, nil
 	case Barrier:
@@ -399,6 +419,8 @@ func (m *Model) Apply(w *World, a checker.Action) (*World, error) {
 		}
 		n.last = m.current(w)
 		n.stats.Barriers++
+		n.stats.Span += slices.Max(append([]int{0}, n.stats.work...))
+		n.stats.work = nil
 		n.round++
 		n.chosen, n.started = false, core.RankSet{}
 		if m.p.Baseline == DGRP {
