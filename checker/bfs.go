@@ -209,6 +209,9 @@ type bfsWorker[S any] struct {
 	viol  map[int]vrec // by property index
 	apply *vrec
 	open  bool // an unexpanded state has an enabled action
+	// expanded, with Options.Split, lists the states this worker expanded
+	// and their out-degrees (shard.go).
+	expanded []Expansion
 }
 
 func (x *search[S]) run() *Result {
@@ -445,6 +448,9 @@ func (x *search[S]) expandChunks(w *bfsWorker[S], next *atomic.Int64, nChunks in
 			// s is in the visited set: a successor with its key (a
 			// stuttering step) needs no lookup.
 			pfp := x.fingerprint(&w.pbuf, s)
+			if x.opt.Split != nil {
+				w.expanded = append(w.expanded, Expansion{FP: pfp, Out: uint32(len(w.acts))})
+			}
 			for ai, a := range w.acts {
 				ns, err := m.Apply(s, a)
 				if err != nil {

@@ -248,6 +248,13 @@ type Result struct {
 	// (shard.go).
 	Fingerprints                  []uint64
 	SplitStates, SplitTransitions int64
+	// Expanded, with Options.Split, lists the states this shard expanded,
+	// by ascending fingerprint, with their out-degrees; InitTransitions is
+	// the initial states, which Transitions counts too. The unsharded
+	// Transitions is InitTransitions plus the out-degrees of the union of
+	// the shards' lists (MergeExpansions).
+	Expanded        []Expansion
+	InitTransitions int64
 }
 
 // BytesPerState is VisitedBytes divided by States.

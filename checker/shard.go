@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"cmp"
 	"container/heap"
 	"errors"
 	"fmt"
@@ -35,10 +36,13 @@ import (
 // not a partition and whose union is not known to be complete; this one
 // is, when every shard is complete.
 //
-// What is not exact: Transitions counts, per shard, the successors it
-// generated, so a state reached by two shards is expanded by both; the
-// merge subtracts the prefix that every shard generates identically
-// (Result.SplitTransitions) but not the overlap beyond it. Counterexamples
+// Transitions are exact too: a shard's Transitions counts what it
+// generated, so a state reached by two shards is expanded by both, but each
+// shard also lists the states it expanded with their out-degrees
+// (Result.Expanded). Every state of the unsharded search is expanded by
+// some shard, and its out-degree is a function of the state, so the
+// unsharded count is the initial states (Result.InitTransitions) plus the
+// out-degrees of the union of the lists (MergeExpansions). Counterexamples
 // are shortest within a shard, so the shortest over the shards is as short
 // as the unsharded search's (not necessarily the same trace).
 //
@@ -134,11 +138,17 @@ func (x *search[S]) splitLevel(d int) {
 	}
 }
 
-// splitFinish sets Result.Fingerprints for a sharded search.
+// splitFinish sets Result.Fingerprints, Expanded and InitTransitions for a
+// sharded search.
 func (x *search[S]) splitFinish(r *Result) {
 	if x.opt.Split == nil {
 		return
 	}
+	for _, w := range x.workers {
+		r.Expanded = append(r.Expanded, w.expanded...)
+	}
+	slices.SortFunc(r.Expanded, func(a, b Expansion) int { return cmp.Compare(a.FP, b.FP) })
+	r.InitTransitions = int64(len(x.inits))
 	if !x.splitReached {
 		// The search ended before the split depth: every shard ran the
 		// same whole search, and all of it is the shared prefix.
@@ -194,6 +204,49 @@ func MergeFingerprints(next []func() (uint64, bool)) (union, overlap int64) {
 		}
 	}
 	return union, total - union
+}
+
+// Expansion is a state a shard expanded: its fingerprint (the visited-set
+// key) and the number of transitions it generated (its enabled actions).
+type Expansion struct {
+	FP  uint64
+	Out uint32
+}
+
+// MergeExpansions returns the sum of the out-degrees of the union of
+// sorted, duplicate-free expansion streams (each next returns its
+// expansions by ascending fingerprint, then false). Two streams that give
+// one fingerprint different out-degrees are an error: the model is not
+// deterministic, or two states share a fingerprint.
+func MergeExpansions(next []func() (Expansion, bool)) (int64, error) {
+	heads := make([]Expansion, len(next))
+	live := make([]bool, len(next))
+	for i, f := range next {
+		heads[i], live[i] = f()
+	}
+	var sum int64
+	for {
+		lo := -1
+		for i := range heads {
+			if live[i] && (lo < 0 || heads[i].FP < heads[lo].FP) {
+				lo = i
+			}
+		}
+		if lo < 0 {
+			return sum, nil
+		}
+		e := heads[lo]
+		sum += int64(e.Out)
+		for i := range heads {
+			if !live[i] || heads[i].FP != e.FP {
+				continue
+			}
+			if heads[i].Out != e.Out {
+				return sum, fmt.Errorf("checker: state %016x expanded with %d transitions in one shard and %d in another (a nondeterministic model or a fingerprint collision)", e.FP, e.Out, heads[i].Out)
+			}
+			heads[i], live[i] = next[i]()
+		}
+	}
 }
 
 // SliceStream is a MergeFingerprints stream over a sorted slice.

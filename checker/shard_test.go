@@ -146,3 +146,92 @@ func TestFingerprintCodec(t *testing.T) {
 		t.Error("an unsorted set written without error")
 	}
 }
+
+// TestSplitTransitionsExact: the out-degrees of the union of the shards'
+// expanded states, plus the initial states, are the unsharded search's
+// transition count, for every split depth and shard count, although the
+// shards together generate more (a state reached by two shards is expanded
+// by both).
+func TestSplitTransitionsExact(t *testing.T) {
+	g := &grid{N: 12}
+	whole := BFS[pt](g, Options{Workers: 2})
+	one := BFS[pt](g, Options{Workers: 2, Split: &Split{Shard: 0, Shards: 1}})
+	var outs int64
+	for _, e := range one.Expanded {
+		outs += int64(e.Out)
+	}
+	if one.InitTransitions+outs != whole.Transitions || one.Transitions != whole.Transitions {
+		t.Fatalf("one shard: %d initial + %d out-degrees, %d generated; unsharded %d", one.InitTransitions, outs, one.Transitions, whole.Transitions)
+	}
+	for _, depth := range []int{0, 3, 8} {
+		for _, n := range []int{2, 5} {
+			var streams []func() (Expansion, bool)
+			var generated int64
+			for k := range n {
+				r := BFS[pt](g, Options{Workers: 2, Split: &Split{Shard: k, Shards: n, Depth: depth}})
+				if !sortedFP(r.Expanded) {
+					t.Fatalf("depth %d shard %d/%d: expansions not sorted", depth, k, n)
+				}
+				generated += r.Transitions
+				streams = append(streams, expansionStream(r.Expanded))
+			}
+			sum, err := MergeExpansions(streams)
+			if err != nil || one.InitTransitions+sum != whole.Transitions {
+				t.Errorf("depth %d, %d shards: %d + %d merged transitions (err %v), unsharded %d", depth, n, one.InitTransitions, sum, err, whole.Transitions)
+			}
+			if depth < 8 && generated <= whole.Transitions {
+				t.Errorf("depth %d, %d shards: the shards generated %d, no more than the unsharded %d: no overlap to test", depth, n, generated, whole.Transitions)
+			}
+		}
+	}
+	bad := []Expansion{{FP: one.Expanded[0].FP, Out: one.Expanded[0].Out + 1}}
+	if _, err := MergeExpansions([]func() (Expansion, bool){expansionStream(one.Expanded), expansionStream(bad)}); err == nil {
+		t.Error("two out-degrees for one state merged without error")
+	}
+}
+
+func sortedFP(es []Expansion) bool {
+	for i := 1; i < len(es); i++ {
+		if es[i].FP <= es[i-1].FP {
+			return false
+		}
+	}
+	return true
+}
+
+func expansionStream(es []Expansion) func() (Expansion, bool) {
+	i := 0
+	return func() (Expansion, bool) {
+		if i == len(es) {
+			return Expansion{}, false
+		}
+		i++
+		return es[i-1], true
+	}
+}
+
+func TestExpansionCodec(t *testing.T) {
+	r := BFS[pt](&grid{N: 30}, Options{Workers: 1, Split: &Split{Shard: 0, Shards: 1}})
+	var buf bytes.Buffer
+	n, err := WriteExpansions(&buf, r.Expanded)
+	if err != nil || n != int64(buf.Len()) || len(r.Expanded) == 0 {
+		t.Fatalf("wrote %d bytes (%d in the buffer) for %d expansions, err %v", n, buf.Len(), len(r.Expanded), err)
+	}
+	er := NewExpansionReader(bytes.NewReader(buf.Bytes()), int64(len(r.Expanded)))
+	var back []Expansion
+	for e, ok := er.Next(); ok; e, ok = er.Next() {
+		back = append(back, e)
+	}
+	if er.Err() != nil || !slices.Equal(back, r.Expanded) {
+		t.Fatalf("read back %d of %d expansions, err %v", len(back), len(r.Expanded), er.Err())
+	}
+	short := NewExpansionReader(bytes.NewReader(buf.Bytes()[:buf.Len()-1]), int64(len(r.Expanded)))
+	for _, ok := short.Next(); ok; _, ok = short.Next() {
+	}
+	if short.Err() == nil {
+		t.Error("a truncated list read without error")
+	}
+	if _, err := WriteExpansions(&buf, []Expansion{{FP: 5}, {FP: 5}}); err == nil {
+		t.Error("a repeated fingerprint written without error")
+	}
+}

@@ -58,12 +58,10 @@ func mergeCheck(files []*shardFile, outPath string, asJSON bool, stdout, stderr 
 	shortest := map[string]*checker.Trace{}
 	var order []string
 	var stops []string
-	sum.Transitions = first.Check.SplitTransitions
 	for i, f := range files {
 		c := f.h.Check
 		readers[i] = f.fingerprints()
 		streams[i] = readers[i].Next
-		sum.Transitions += c.Transitions - c.SplitTransitions
 		sum.MaxDepth = max(sum.MaxDepth, c.Depth)
 		sum.Complete = sum.Complete && c.Complete
 		sum.Seconds += f.h.Seconds
@@ -89,6 +87,24 @@ func mergeCheck(files []*shardFile, outPath string, asJSON bool, stdout, stderr 
 			return usageFor("ftcheck merge -h", "merge: %s: %v", files[i].path, err)
 		}
 	}
+	// The unsharded transitions: the initial states, and the out-degree of
+	// every state some shard expanded, once (checker.MergeExpansions).
+	expansions := make([]func() (checker.Expansion, bool), len(files))
+	ereaders := make([]*checker.ExpansionReader, len(files))
+	for i, f := range files {
+		ereaders[i] = f.expansions()
+		expansions[i] = ereaders[i].Next
+	}
+	outs, err := checker.MergeExpansions(expansions)
+	if err != nil {
+		return usageFor("ftcheck merge -h", "merge: %v", err)
+	}
+	for i, r := range ereaders {
+		if err := r.Err(); err != nil {
+			return usageFor("ftcheck merge -h", "merge: %s: %v", files[i].path, err)
+		}
+	}
+	sum.Transitions = first.Check.InitTransitions + outs
 	// Every shard holds the prefix; it is counted once in the union.
 	sum.OverlapPrefix -= first.Check.SplitStates
 	switch {

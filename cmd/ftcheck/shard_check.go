@@ -39,12 +39,12 @@ func (s *shardFlags) writeCheckShard(fs *flag.FlagSet, p *registry.Protocol, r r
 	h := &shardHeader{Command: "check", Model: p.Name, Name: r.Name(), Params: shardParams(fs), Shard: s.k, Shards: s.n,
 		Seconds: res.Seconds, PeakRSSMiB: peakRSSMiB(),
 		Check: &shardCheck{Mode: "bfs", States: res.States, Transitions: res.Transitions, Depth: res.Depth, Complete: res.Complete,
-			Stop: string(res.Stop), SplitDepth: s.splitDepth, SplitStates: res.SplitStates, SplitTransitions: res.SplitTransitions,
+			Stop: string(res.Stop), SplitDepth: s.splitDepth, SplitStates: res.SplitStates, SplitTransitions: res.SplitTransitions, InitTransitions: res.InitTransitions,
 			Properties: used, Violations: res.Violations}}
 	if h.Check.Violations == nil {
 		h.Check.Violations = []*checker.Trace{}
 	}
-	if err := writeShard(s.result, h, res.Fingerprints); err != nil {
+	if err := writeShard(s.result, h, res.Fingerprints, res.Expanded); err != nil {
 		return err
 	}
 	if !asJSON {

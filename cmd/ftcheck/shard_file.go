@@ -15,8 +15,9 @@ import (
 
 // shardFormat names the layout of a --result file: one line of JSON (a
 // shardHeader), then, for a check, the shard's visited set as
-// checker.WriteFingerprints writes it.
-const shardFormat = "ftcheck-shard/1"
+// checker.WriteFingerprints writes it, then the states it expanded as
+// checker.WriteExpansions writes them.
+const shardFormat = "ftcheck-shard/2"
 
 // shardHeader is the JSON line of a --result file.
 type shardHeader struct {
@@ -53,6 +54,12 @@ type shardCheck struct {
 	// FingerprintBytes is the size of the visited set after the header;
 	// it holds States fingerprints.
 	FingerprintBytes int64 `json:"fingerprint_bytes"`
+	// Expanded states follow the visited set, in ExpansionBytes bytes;
+	// InitTransitions is the initial states Transitions counts
+	// (checker.Result.Expanded, InitTransitions).
+	Expanded        int64 `json:"expanded"`
+	ExpansionBytes  int64 `json:"expansion_bytes"`
+	InitTransitions int64 `json:"init_transitions"`
 }
 
 // shardSim is what a shard of ftcheck simulate recorded: per sub-campaign,
@@ -62,10 +69,10 @@ type shardSim struct {
 	Interrupted bool                      `json:"interrupted"`
 }
 
-// writeShard writes h (and fps, a check's visited set) to path
-// atomically: into a temporary file of the same directory, synced, then
-// renamed over path.
-func writeShard(path string, h *shardHeader, fps []uint64) error {
+// writeShard writes h (and for a check its visited set fps and its
+// expanded states es) to path atomically: into a temporary file of the
+// same directory, synced, then renamed over path.
+func writeShard(path string, h *shardHeader, fps []uint64, es []checker.Expansion) error {
 	h.Format = shardFormat
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -73,7 +80,7 @@ func writeShard(path string, h *shardHeader, fps []uint64) error {
 		return fmt.Errorf("--result: %v", err)
 	}
 	defer os.Remove(f.Name()) // a no-op after the rename
-	if err := writeShardTo(f, h, fps); err != nil {
+	if err := writeShardTo(f, h, fps, es); err != nil {
 		f.Close()
 		return fmt.Errorf("--result %s: %v", path, err)
 	}
@@ -94,14 +101,18 @@ func writeShard(path string, h *shardHeader, fps []uint64) error {
 	return nil
 }
 
-func writeShardTo(w io.Writer, h *shardHeader, fps []uint64) error {
+func writeShardTo(w io.Writer, h *shardHeader, fps []uint64, es []checker.Expansion) error {
 	if h.Check != nil {
-		// The size of the set, for the header: counted before it is written.
+		// The sizes, for the header: counted before they are written.
 		n, err := checker.WriteFingerprints(io.Discard, fps)
 		if err != nil {
 			return err
 		}
 		h.Check.FingerprintBytes = n
+		if n, err = checker.WriteExpansions(io.Discard, es); err != nil {
+			return err
+		}
+		h.Check.Expanded, h.Check.ExpansionBytes = int64(len(es)), n
 	}
 	b, err := json.Marshal(h)
 	if err != nil {
@@ -111,7 +122,9 @@ func writeShardTo(w io.Writer, h *shardHeader, fps []uint64) error {
 		return err
 	}
 	if h.Check != nil {
-		_, err = checker.WriteFingerprints(w, fps)
+		if _, err = checker.WriteFingerprints(w, fps); err == nil {
+			_, err = checker.WriteExpansions(w, es)
+		}
 	}
 	return err
 }
@@ -150,9 +163,9 @@ func openShard(path string) (*shardFile, error) {
 			f.Close()
 			return nil, err
 		}
-		if fi.Size() != int64(len(line))+c.FingerprintBytes {
+		if want := int64(len(line)) + c.FingerprintBytes + c.ExpansionBytes; fi.Size() != want {
 			f.Close()
-			return nil, fmt.Errorf("%s: %d bytes, the header gives %d (a damaged or truncated file)", path, fi.Size(), int64(len(line))+c.FingerprintBytes)
+			return nil, fmt.Errorf("%s: %d bytes, the header gives %d (a damaged or truncated file)", path, fi.Size(), want)
 		}
 	}
 	return sf, nil
@@ -161,6 +174,12 @@ func openShard(path string) (*shardFile, error) {
 // fingerprints is the file's visited set as a stream.
 func (sf *shardFile) fingerprints() *checker.FingerprintReader {
 	return checker.NewFingerprintReader(sf.r, sf.h.Check.States)
+}
+
+// expansions is the file's expanded states as a stream; read it after the
+// whole visited set.
+func (sf *shardFile) expansions() *checker.ExpansionReader {
+	return checker.NewExpansionReader(sf.r, sf.h.Check.Expanded)
 }
 
 func (sf *shardFile) close() { sf.f.Close() }

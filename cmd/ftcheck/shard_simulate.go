@@ -52,7 +52,7 @@ func (s *shardFlags) writeSimShard(p *registry.Protocol, fs *flag.FlagSet, rep *
 	}
 	h := &shardHeader{Command: "simulate", Model: p.Name, Name: rep.Model, Params: shardParams(fs), Shard: s.k, Shards: s.n,
 		Seconds: rep.Seconds, PeakRSSMiB: peakRSSMiB(), Sim: &shardSim{Campaigns: s.log.Campaigns, Interrupted: rep.Interrupted}}
-	if err := writeShard(s.result, h, nil); err != nil {
+	if err := writeShard(s.result, h, nil, nil); err != nil {
 		return err
 	}
 	runs := 0

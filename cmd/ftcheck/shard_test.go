@@ -35,7 +35,7 @@ func shardProcess(t *testing.T, args ...string) (string, int) {
 
 // TestShardedCheckEqualsWhole: an ERA check split in 4 shards run as
 // separate processes, merged, has the unsharded check's distinct-state
-// count and verdicts, for a model that holds and for a mutant that fails
+// and transition counts and verdicts, for a model that holds and for a mutant that fails
 // (the merged counterexample as short as the unsharded one).
 func TestShardedCheckEqualsWhole(t *testing.T) {
 	dir := t.TempDir()
@@ -68,8 +68,8 @@ func TestShardedCheckEqualsWhole(t *testing.T) {
 				t.Fatalf("merge: exit %d complete=%v %d violations; unsharded: exit %d complete=%v %d violations",
 					code, merged.Complete, len(merged.Violations), wantCode, whole.Complete, len(whole.Violations))
 			}
-			if len(whole.Violations) == 0 && merged.States != whole.States {
-				t.Errorf("merge: %d distinct states, unsharded %d", merged.States, whole.States)
+			if len(whole.Violations) == 0 && (merged.States != whole.States || merged.Transitions != whole.Transitions) {
+				t.Errorf("merge: %d distinct states, %d transitions; unsharded %d, %d", merged.States, merged.Transitions, whole.States, whole.Transitions)
 			}
 			for i, v := range whole.Violations {
 				if mv := merged.Violations[i]; mv.Property != v.Property || mv.Steps != v.Steps {
