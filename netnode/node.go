@@ -507,11 +507,6 @@ func (nd *Node) step(it item) error {
 	if err := nd.writeLine(rec); err != nil {
 		return err
 	}
-	if commit { // stable.go says why after the log line
-		if err := nd.stable.publish(); err != nil {
-			return err
-		}
-	}
 	for i, e := range effs {
 		switch e.Kind {
 		case core.EffSend:
@@ -529,6 +524,11 @@ func (nd *Node) step(it item) error {
 			if nd.cfg.Outputs != nil {
 				nd.cfg.Outputs(e)
 			}
+		}
+	}
+	if commit { // after the sends were queued: stable.go says why
+		if err := nd.stable.publish(); err != nil {
+			return err
 		}
 	}
 	nd.effs = effs[:0]
@@ -751,23 +751,52 @@ func (nd *Node) shutdown() {
 
 // outbox is the writing side of one connection: frames queued by the
 // stepping goroutine, written by the outbox's own goroutine, so that a
-// slow peer never blocks a Step.
+// slow peer never blocks a Step. A frame added while nothing is queued or
+// being written is written at once by add, for at most directWrite: a
+// process killed right after a step's log line has then most likely sent
+// the step's messages (the rest of a frame the socket did not take is
+// queued).
 type outbox struct {
 	conn net.Conn
 	// dial, when conn is nil, connects (Rejoin): run calls it first.
-	dial  func() (net.Conn, error)
-	mu    sync.Mutex
-	queue []byte
-	done  bool
-	wake  chan struct{}
+	dial    func() (net.Conn, error)
+	mu      sync.Mutex
+	queue   []byte
+	done    bool
+	writing bool // a write on conn is under way (add's or run's)
+	wake    chan struct{}
 }
+
+// directWrite bounds add's own write of a frame.
+const directWrite = time.Millisecond
 
 func (o *outbox) add(frame []byte) {
 	o.mu.Lock()
-	if !o.done {
-		o.queue = append(o.queue, frame...)
+	if o.done || o.writing || len(o.queue) > 0 || o.conn == nil {
+		if !o.done {
+			o.queue = append(o.queue, frame...)
+		}
+		o.mu.Unlock()
+		o.signal()
+		return
+	}
+	o.writing = true
+	c := o.conn
+	o.mu.Unlock()
+	c.SetWriteDeadline(time.Now().Add(directWrite))
+	n, err := c.Write(frame)
+	c.SetWriteDeadline(time.Time{})
+	o.mu.Lock()
+	o.writing = false
+	if n < len(frame) && !o.done {
+		o.queue = append(slices.Clip(frame[n:]), o.queue...)
 	}
 	o.mu.Unlock()
+	var ne net.Error
+	if err != nil && !(errors.As(err, &ne) && ne.Timeout()) {
+		o.close() // the peer is gone, as in run
+		return
+	}
 	o.signal()
 }
 
@@ -813,11 +842,20 @@ func (o *outbox) run(wg *sync.WaitGroup) {
 	defer o.conn.Close()
 	for range o.wake {
 		o.mu.Lock()
+		if o.writing { // add writes; it signals when done
+			o.mu.Unlock()
+			continue
+		}
 		b, done := o.queue, o.done
 		o.queue = nil
+		o.writing = len(b) > 0
 		o.mu.Unlock()
 		if len(b) > 0 {
-			if _, err := o.conn.Write(b); err != nil {
+			_, err := o.conn.Write(b)
+			o.mu.Lock()
+			o.writing = false
+			o.mu.Unlock()
+			if err != nil {
 				// The peer is gone (or the node is closing): later
 				// messages to it are lost, as messages to a crashed
 				// process are. The detector, not the socket, says

@@ -24,12 +24,16 @@ import (
 //     number of journal lines it covers, the incarnation and the Lamport
 //     clock; written to stable.tmp and fsynced.
 //
-// Then the step's log line is written (the step is done: Restore replays
-// the journal up to the steps the logs show), then stable.tmp is renamed
-// over stable, and only then are the effects carried out. A kill before
-// the line leaves a journal line that Restore drops; a kill between the
-// line and the rename leaves the stable file one step behind the journal,
-// which Restore accepts (it checks the state at the stable file's step).
+// Then the step's log line is written: the step is done, and Restore
+// replays the journal up to the steps the logs show. Only then are the
+// effects carried out, and then stable.tmp is renamed over stable. A kill
+// before the line leaves a journal line that Restore drops; a kill after
+// it leaves the stable file at most one step behind the journal, which
+// Restore accepts (it checks the state at the stable file's step). The
+// rename comes after the sends are queued because it can wait on the
+// disk: the connections' writers send meanwhile. A kill between the line
+// and the writes loses the step's messages, as a crash loses messages
+// not yet on the wire.
 //
 // The protocols' states have canonical encodings but no decoders in
 // general, so Restore rebuilds the state: it steps a fresh machine with

@@ -443,6 +443,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usageFor(help, "run %s: --detector %q: want perfect, ringfd or gossipfd", p.Name, detector)
 	}
+	if len(restarts) > 0 && h.fd != nil {
+		return usageFor(help, "run %s: --restart with --detector %s: a restarted process's heartbeat detector is not run", p.Name, detector)
+	}
 	res, err := runGroup(h, dir, deadline, stderr)
 	if err != nil {
 		return err

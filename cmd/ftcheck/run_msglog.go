@@ -66,11 +66,11 @@ func msglogCompare(h *runHeader, rep *runReport) (string, []string) {
 			got[p.Rank] = p.Returns[len(p.Returns)-1].Value
 		}
 	}
-	line := strings.Join(got, " ")
+	line := strings.TrimSpace(strings.Join(got, " "))
 	alts := slices.Sorted(maps.Keys(ref))
-	note := fmt.Sprintf("outputs [%s]; the failure-free runs output one of %d vectors: [%s]", strings.TrimSpace(line), len(alts), strings.Join(alts, "] ["))
+	note := fmt.Sprintf("outputs [%s]; the failure-free runs output one of %d vectors: [%s]", line, len(alts), strings.Join(alts, "] ["))
 	if !ref[line] {
-		return note, []string{fmt.Sprintf("the outputs [%s] are those of no failure-free run", strings.TrimSpace(line))}
+		return note, []string{fmt.Sprintf("the outputs [%s] are those of no failure-free run", line)}
 	}
 	return note + "; equal to one", nil
 }
@@ -119,8 +119,8 @@ func failureFreeOutputs(model string, params map[string]string) (map[string]bool
 	return out, true, nil
 }
 
-// lastOutputs is each process's last output in w, space-separated ("" for
-// none).
+// lastOutputs is each process's last output in w, space-separated (none
+// for a process without: the logger, the last rank).
 func lastOutputs(w *env.World) string {
 	vals := make([]string, w.N())
 	for q := range w.N() {
@@ -130,5 +130,5 @@ func lastOutputs(w *env.World) string {
 			}
 		}
 	}
-	return strings.Join(vals, " ")
+	return strings.TrimSpace(strings.Join(vals, " "))
 }

@@ -162,6 +162,11 @@ func validateDir(dir string) (*validateReport, string, error) {
 		}
 	}
 	verdict.Killed = slices.Sorted(maps.Keys(killed))
+	for q, l := range logs {
+		if len(l.starts) > 1 {
+			verdict.Restarted = append(verdict.Restarted, q)
+		}
+	}
 	// The properties along the steps that merged, up to a divergence.
 	tr := &checker.Trace{Model: r.Name(), Params: r.Params(), Steps: mg.steps}
 	rerr := r.Replay(tr)
@@ -412,7 +417,11 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 				}
 			}
 			if a.I < 0 {
-				return fail(lab, fmt.Sprintf("%s: no such message from p%d to p%d is in flight in the model", rec.Event.Text, from, q))
+				why := fmt.Sprintf("%s: no such message from p%d to p%d is in flight in the model", rec.Event.Text, from, q)
+				if rs.crashes[from] > 0 {
+					why += fmt.Sprintf(" (%s)", lostSendHint(int(from), q))
+				}
+				return fail(lab, why)
 			}
 			rs.received(int(from), q, next[q], true)
 		case "call":
@@ -488,6 +497,7 @@ type validateReport struct {
 	Lines     int               `json:"lines"`
 	Steps     int               `json:"steps"`
 	Killed    []int             `json:"killed"`
+	Restarted []int             `json:"restarted,omitempty"`
 	Truncated []string          `json:"truncated,omitempty"`
 	// Under bounded delay: Ticks is the last tick replayed; Unchecked the
 	// lines from tick Cut on, left out because some live process stopped
@@ -508,6 +518,9 @@ func (v *validateReport) print(w io.Writer, name string) {
 		killed = append(killed, fmt.Sprintf("p%d", k))
 	}
 	fmt.Fprintf(w, "%d logs, %d lines; killed: %s", v.N, v.Lines, strings.Join(append(killed, "none")[:max(1, len(killed))], ", "))
+	for i, q := range v.Restarted {
+		fmt.Fprintf(w, "%sp%d", map[bool]string{true: "; restarted: ", false: ", "}[i == 0], q)
+	}
 	if len(v.Truncated) > 0 {
 		fmt.Fprintf(w, "; a cut-short last line dropped from %s", strings.Join(v.Truncated, ", "))
 	}

@@ -152,3 +152,10 @@ func (rs *restartMerge) placed(q int, rec netnode.Record) {
 		}
 	}
 }
+
+// lostSendHint explains the likely cause of a receive from a rank that
+// was killed, which the model's channels do not explain.
+func lostSendHint(from, to int) string {
+	return fmt.Sprintf("p%d was killed: if its killed incarnation logged a send to p%d that never arrived, the kill fell between that step's "+
+		"log line and the socket write, and the message was lost with the process, which the model's channels, without loss, cannot do", from, to)
+}
