@@ -17,7 +17,8 @@ const (
 	Readmission      = "readmission"       // P-DGRP-3
 	RemovalByTest    = "removal-by-test"   // counters odd only through a failed test
 	LeaderLowest     = "leader-lowest"     // the proposer of a re-admission is the lowest member
-	OneConsensus     = "one-consensus"     // one consensus per re-admission request
+	OneConsensus     = "one-consensus"     // a leader starts one consensus per re-admission
+	OneDecision      = "one-decision"      // one decision per re-admission (not claimed)
 	BarrierAgreement = "barrier-agreement" // AMBIGUOUS-5
 )
 
@@ -152,7 +153,22 @@ func Properties(p Params) []checker.Property[*env.World] {
 				return nil
 			}},
 		{Name: OneConsensus, Kind: checker.Invariant, Stable: true,
-			Doc: "§4.1.2 (\"somente uma é considerada\"): a learner's log decides each re-admission (process, counter) at most once",
+			Doc: "§4.1.2 (\"somente uma é considerada\"): a leader starts at most one consensus per re-admission (process, counter); two leaders of different views may each start one (docs/dgrp.md)",
+			Check: func(w *env.World) error {
+				for _, n := range nodes(w) {
+					ps := n.Proposals()
+					for i, p := range ps {
+						for _, q := range ps[:i] {
+							if q.K == p.K && q.C == p.C {
+								return fmt.Errorf("%v proposed the re-admission of %v at counter %d twice", n.Rank(), p.K, p.C)
+							}
+						}
+					}
+				}
+				return nil
+			}},
+		{Name: OneDecision, Kind: checker.Invariant, Stable: true, ExpectFail: true,
+			Doc: "not claimed: a learner's log decides each re-admission (process, counter) at most once; two leaders (views that differ on the lowest member) each propose it",
 			Check: func(w *env.World) error {
 				for _, n := range nodes(w) {
 					log := n.Decided()
