@@ -140,7 +140,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Survivors:  survivors,
 		Properties: Properties(p),
 		CrashProb:  p.CrashProb,
-		Codec:      codec(c, ec), // codec.go
+		Codec:      mutantCodec(p.Mutant, codec(c, ec)), // codec.go, rollback.go
 	}
 	if ec.Kind != el.Centralized {
 		cfg.Timing, cfg.Delta = env.BoundedDelay, 1

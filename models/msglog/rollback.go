@@ -106,3 +106,21 @@ func asProcess(m core.Machine) *ml.Process {
 	}
 	return m.(*ml.Process)
 }
+
+// mutantCodec is c with its node decoder wrapping a decoded application
+// process for the model's mutant m, so that a state held as its encoding
+// (BFS's compact frontier, --spill) keeps the mutant.
+func mutantCodec(m mutant.Name, c env.Codec) env.Codec {
+	node := c.Node
+	if protocolMutant(m) == m || node == nil {
+		return c
+	}
+	c.Node = func(b []byte, r core.Rank, n int) (core.Machine, error) {
+		x, err := node(b, r, n)
+		if p, ok := x.(*ml.Process); ok && err == nil {
+			return withModelMutant(m, p), nil
+		}
+		return x, err
+	}
+	return c
+}

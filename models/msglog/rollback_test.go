@@ -5,6 +5,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/checker"
 	el "github.com/ftkernel/ftkernel/statemachine/eventlogger"
+	ml "github.com/ftkernel/ftkernel/statemachine/msglog"
 )
 
 // TestSurvivorRollbackCaught: BFS over Fig. 5.1's program (3 processes,
@@ -49,5 +50,26 @@ func TestOnlyFailedRollsBackHolds(t *testing.T) {
 	}
 	if got := rollbacks(r.Final, 1); got != 1 || r.Violation != "" {
 		t.Fatalf("fig51 1@3: p1 rolled back %d times (want 1), violation %q", got, r.Violation)
+	}
+}
+
+// TestSurvivorRollbackDecoded: under the mutant, an application process
+// decoded from its encoding is the mutant's machine again.
+func TestSurvivorRollbackDecoded(t *testing.T) {
+	p := Params{Program: "fig51", Procs: 3, Logger: el.Centralized, F: 1, Mutant: MutantSurvivorRollback}
+	c, ec, err := p.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := ml.New(0, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := mutantCodec(p.Mutant, codec(c, ec)).Node(n.AppendBinary(nil), 0, ec.N())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := x.(survivorRollback); !ok {
+		t.Fatalf("decoded %T, want survivorRollback", x)
 	}
 }
