@@ -41,6 +41,7 @@ var exportCases = []exportCase{
 	{"adsd", "adsd", []string{"--n", "4", "--mutant", "diagnose-skip"}, "", textITFVars, false},
 	{"hiadsd", "hiadsd", []string{"--n", "8", "--mutant", "cluster-no-xor"}, "", textITFVars, false},
 	{"vcube", "vcube", []string{"--n", "4", "--mutant", "tester-own-cluster"}, "", textITFVars, false},
+	{"hyperquicksort", "hyperquicksort", []string{"--mutant", "skip-store"}, "", textITFVars, false},
 }
 
 // counterexample builds c's model and returns its first counterexample.

@@ -70,6 +70,11 @@ var humanRuns = map[string][][]string{
 		{"check", "dgrp", "--mutant", "no-events-broadcast"},
 		{"simulate", "dgrp", "--rounds", "200"},
 	},
+	"hyperquicksort": {
+		{"check", "hyperquicksort"},
+		{"check", "hyperquicksort", "--mutant", "skip-store"},
+		{"simulate", "hyperquicksort", "--n", "8", "--non-recommended", "2"},
+	},
 	"paxos": {
 		{"check", "paxos", "--instances", "1"},
 		{"check", "paxos", "--instances", "2", "--crashes", "0", "--compete", "--mutant", "accept-lower-ballot"},

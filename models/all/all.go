@@ -13,6 +13,7 @@ import (
 	_ "github.com/ftkernel/ftkernel/models/era"
 	_ "github.com/ftkernel/ftkernel/models/eventlogger"
 	_ "github.com/ftkernel/ftkernel/models/gossipfd"
+	_ "github.com/ftkernel/ftkernel/models/hyperquicksort"
 	_ "github.com/ftkernel/ftkernel/models/msglog"
 	_ "github.com/ftkernel/ftkernel/models/paxos"
 	_ "github.com/ftkernel/ftkernel/models/replica"
