@@ -11,7 +11,7 @@
 #   - a small Table 1 campaign (correction --table1 --P 256 --runs 40) split
 #     in 4 shards, and its merge;
 # waits for the merges, and compares them with the same runs unsharded:
-# equal verdicts and distinct-state count for the check, equal figures
+# equal verdicts and distinct-state and transition counts for the check, equal figures
 # (every --json key but seconds) for the campaign. It stops the daemons it
 # started on exit. Run on demand (it is not part of go test):
 #
@@ -122,7 +122,7 @@ python3 - <<'PY'
 import json, sys
 w, m = json.load(open("whole-check.json")), json.load(open("merged-check.json"))
 ok = True
-for k in ("states", "complete", "violations", "max_depth"):
+for k in ("states", "transitions", "complete", "violations", "max_depth"):
     same = w[k] == m[k]
     ok &= same
     print(f"check {k}: unsharded {w[k]}, merged {m[k]}: {'equal' if same else 'DIFFERENT'}")

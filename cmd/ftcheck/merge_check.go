@@ -147,7 +147,7 @@ func mergeCheck(files []*shardFile, outPath string, asJSON bool, stdout, stderr 
 		sum.States, sum.Transitions, sum.MaxDepth, sum.Complete, sum.Stop, sum.Seconds)
 	fmt.Fprintf(stdout, "overlap: %d states held by more than one shard, counted once per extra shard (%d of them the %d states up to the split depth, which every shard holds)\n",
 		sum.Overlap, sum.OverlapPrefix, first.Check.SplitStates)
-	fmt.Fprintf(stdout, "generated: the shared prefix once, plus what each shard generated beyond it (a state reached by two shards is expanded by both)\n")
+	fmt.Fprintf(stdout, "generated: the initial states, and each state's transitions once over the union (the shards below generate a state's again when two reach it)\n")
 	fmt.Fprintf(stdout, "properties: %s\n", strings.Join(sum.Properties, ", "))
 	fmt.Fprintf(stdout, "  %5s %12s %14s %8s %9s %9s %12s\n", "shard", "states", "generated", "complete", "seconds", "peak MiB", "fp bytes")
 	for _, r := range sum.PerShard {
