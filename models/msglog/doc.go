@@ -12,7 +12,10 @@
 // processes crash, --recoveries restarts (the logger's own failures are
 // models/eventlogger's). Properties (props.go): recovery-faithful,
 // no-orphan, no-duplicate-delivery, gc-safe, pessimism,
-// determinants-kept and termination. simulate runs one scenario with
-// --crash RANK@K and, with --walks, random campaigns (campaign.go);
-// docs/msglog.md gives the runs.
+// determinants-kept, termination and only-failed-rolls-back (rollback.go,
+// with the model-level mutant survivor-rollback). simulate runs one
+// scenario with --crash RANK@K and, with --walks, random campaigns
+// (campaign.go); --measure cost|recovery|domino measures the cost of
+// logging (cost.go), of recovery (recoverycost.go) and the domino effect
+// without logging (domino.go) instead; docs/msglog.md gives the runs.
 package msglog
