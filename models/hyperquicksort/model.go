@@ -43,10 +43,12 @@ type Params struct {
 	MaxNonRec int
 	// Values is the number of values each process starts with.
 	Values int
-	// Inputs is the number of input vectors explored (Input).
-	Inputs   int
-	Baseline Baseline
-	Mutant   mutant.Name
+	// Inputs is the number of input vectors explored (Input): those of
+	// index InputBase … InputBase+Inputs−1.
+	Inputs    int
+	InputBase int
+	Baseline  Baseline
+	Mutant    mutant.Name
 	// Schedule, when not nil, fixes the non-recommended set of each
 	// sorting round (Schedule[k] for the k-th; for ULFM the failed set,
 	// growing) instead of letting the environment choose.
@@ -64,8 +66,8 @@ func (p Params) Validate() error {
 	if p.Values < 1 {
 		return fmt.Errorf("--values %d: want ≥ 1", p.Values)
 	}
-	if p.Inputs < 1 {
-		return fmt.Errorf("--inputs %d: want ≥ 1", p.Inputs)
+	if p.Inputs < 1 || p.InputBase < 0 {
+		return fmt.Errorf("--inputs %d (from %d): want ≥ 1 (from ≥ 0)", p.Inputs, p.InputBase)
 	}
 	if p.Mutant != mutant.None && !slices.Contains(hq.Mutants, p.Mutant) {
 		return fmt.Errorf("--mutant %q: unknown hyperquicksort mutant (see ftcheck list)", p.Mutant)
@@ -183,7 +185,7 @@ func NewModel(p Params) (*Model, error) {
 	dim, _ := hq.Dim(p.N)
 	m := &Model{p: p, dim: dim, cfg: &hq.Config{N: p.N, NoStore: p.Baseline == ULFM, Mutant: p.Mutant}}
 	for k := range p.Inputs {
-		m.inputs = append(m.inputs, p.Input(k))
+		m.inputs = append(m.inputs, p.Input(p.InputBase+k))
 	}
 	m.props = Properties(m)
 	return m, nil
