@@ -52,7 +52,8 @@
 //
 // A connection carries frames: a 4-byte big-endian length, then that many
 // bytes (at most Config.MaxFrame). The first frame is the hello, "ftkn"
-// then the sender's rank and the group size as uvarints; every later frame
+// then the sender's rank, the group size and its incarnation as uvarints;
+// every later frame
 // is the sender's Lamport clock and tick (0 under Run) as uvarints, then
 // the message's canonical encoding (core.Message.AppendBinary), read back
 // with Config.Decode. A
@@ -82,6 +83,20 @@
 // Node of the same process, in ticks, on its own port, and call
 // Perfect.Report for each host it holds failed (from its Outputs or its
 // AfterStep), as ftcheck run --detector does.
+//
+// # Crash recovery
+//
+// A node whose machine is a core.Recoverable may keep stable storage on
+// disk (Config.StateDir): after each step it journals the event and
+// writes the machine's Recover() state, both fsynced, before the step's
+// log line and effects (stable.go says in what order, and why). A killed
+// process is restarted by rebuilding its machine with Restore and
+// starting a Node with Config.Incarnation above 0: it says its
+// incarnation in its hellos, steps core.Restart() first, and its peers,
+// told with Node.Rejoin, connect to it and step core.Recovered. A peer
+// accepts a later incarnation's connection in place of the dead one's,
+// after reading the dead one's to its end (restart.go). Each send's log
+// record names the incarnation it went to (EffectRecord.Inc).
 //
 // Addresses are loopback only (127.0.0.0/8 or ::1): New refuses any other.
 package netnode

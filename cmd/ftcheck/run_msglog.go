@@ -1,9 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -31,6 +33,23 @@ var msglogScenario = runScenario{
 	label:       "op ",
 	perRank:     true,
 	compare:     msglogCompare,
+	flags:       msglogFlags,
+}
+
+// msglogFlags adds --n, the number of application processes as the other
+// models' runs name their size: --procs of the model (the logger's server
+// is one more process).
+func msglogFlags(fs *flag.FlagSet) func() error {
+	n := fs.Int("n", 0, "application processes: --procs (the event logger's server is one more process)")
+	return func() error {
+		if *n == 0 {
+			return nil
+		}
+		if procs := fs.Lookup("procs").Value.String(); procs != fs.Lookup("procs").DefValue && procs != strconv.Itoa(*n) {
+			return fmt.Errorf("--n %d and --procs %s: give one", *n, procs)
+		}
+		return fs.Set("procs", strconv.Itoa(*n))
+	}
 }
 
 // isMsglogOutput picks a program's output operations among a msglog
@@ -42,7 +61,7 @@ func isMsglogOutput(e core.Effect) bool {
 }
 
 // msglogReferenceStates bounds the failure-free search of msglogCompare.
-const msglogReferenceStates = 1 << 20
+const msglogReferenceStates = 1 << 18
 
 // msglogCompare checks that the live processes' last outputs are those of
 // some failure-free run of the program: the output vectors of every

@@ -109,16 +109,16 @@ func runMsglogRestart(t *testing.T, kill time.Duration) (string, bool) {
 // sent m1 and before it sent m5, P0, still waiting for m5, delivers m1 a
 // second time. Its output is then no failure-free run's (run exit 1), and
 // validate finds the duplicate delivery. The kill is tried at growing
-// times until one falls in that window (P1's log of the killed
-// incarnation says where it fell); a kill outside it shows nothing, and
-// is skipped.
+// times, 4 ms apart, until one falls in that window (P1's log of the
+// killed incarnation says where it fell; the window is some milliseconds
+// wide, as each of P1's steps fsyncs its stable storage); a kill outside
+// it shows nothing, and is skipped.
 func TestRunMsglogMutantRejected(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
 	caught := false
-	for _, kill := range []time.Duration{30, 45, 60, 80, 100, 130} {
-		kill *= time.Millisecond
+	for kill := 3 * time.Millisecond; kill < 200*time.Millisecond; kill += 4 * time.Millisecond {
 		dir := filepath.Join(t.TempDir(), "msglog")
 		args := []string{"run", "msglog", "--program", "fig51", "--procs", "3", "--mutant", "retransmit-received",
 			"--kill", fmt.Sprintf("1@%v", kill), "--restart", fmt.Sprintf("1@%v", kill+100*time.Millisecond), "--trace", dir}
