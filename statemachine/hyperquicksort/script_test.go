@@ -18,6 +18,10 @@ import (
 //	round nonrec=(4,5)    one sorting round with that non-recommended set: who
 //	                      plays whom, every exchange (→ a message, ⇄ local),
 //	                      the lists after it; messages delivered in FIFO order
+//	view p=3 nonrec=(1,2) process p reads this non-recommended set instead in
+//	                      the next round (members disagreeing at a barrier,
+//	                      AMBIGUOUS-5); a refused message and the processes
+//	                      left waiting are printed
 //	output                the lists by rank and whether they are sorted
 func TestScripts(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
@@ -34,6 +38,24 @@ type script struct {
 	store [][]int32
 	round int
 	last  Round
+	views map[core.Rank]core.RankSet
+}
+
+func setArg(t *testing.T, d *datadriven.TestData, key string) core.RankSet {
+	var set core.RankSet
+	for _, a := range d.CmdArgs {
+		if a.Key != key {
+			continue
+		}
+		for _, x := range a.Vals {
+			k, err := strconv.Atoi(x)
+			if err != nil {
+				d.Fatalf(t, "%s: %v", key, err)
+			}
+			set.Add(core.Rank(k))
+		}
+	}
+	return set
 }
 
 func (sc *script) run(t *testing.T, d *datadriven.TestData) string {
@@ -57,20 +79,16 @@ func (sc *script) run(t *testing.T, d *datadriven.TestData) string {
 			sc.store[i], _ = p.List(core.Rank(i))
 		}
 		return lists(sc.store)
-	case "round":
-		var nonRec core.RankSet
-		for _, a := range d.CmdArgs {
-			if a.Key != "nonrec" {
-				continue
-			}
-			for _, x := range a.Vals {
-				k, err := strconv.Atoi(x)
-				if err != nil {
-					d.Fatalf(t, "nonrec: %v", err)
-				}
-				nonRec.Add(core.Rank(k))
-			}
+	case "view":
+		var p int
+		d.ScanArgs(t, "p", &p)
+		if sc.views == nil {
+			sc.views = map[core.Rank]core.RankSet{}
 		}
+		sc.views[core.Rank(p)] = setArg(t, d, "nonrec")
+		return ""
+	case "round":
+		nonRec := setArg(t, d, "nonrec")
 		dim, _ := Dim(sc.cfg.N)
 		r := Round{N: sc.cfg.N, S: dim - sc.round, Index: sc.round, NonRec: nonRec}
 		out, err := sc.step(r)
@@ -129,11 +147,25 @@ func (sc *script) step(r Round) (string, error) {
 		}
 		queue = append(queue, eff.Out...)
 	}
+	view := func(i core.Rank) Round {
+		if v, ok := sc.views[i]; ok {
+			return Round{N: r.N, S: r.S, Index: r.Index, NonRec: v}
+		}
+		return r
+	}
 	for i := range core.Rank(r.N) {
-		if r.NonRec.Has(i) {
+		ri := view(i)
+		if ri.NonRec.Has(i) {
 			continue
 		}
-		eff, err := sc.procs[i].Start(r, func(v core.Rank) []int32 { return sc.store[v] })
+		if _, ok := sc.views[i]; ok {
+			var plays []string
+			for _, v := range ri.Plays(i) {
+				plays = append(plays, fmt.Sprintf("v%d", v))
+			}
+			fmt.Fprintf(&b, "p%d reads non-recommended %v and plays %s\n", i, ri.NonRec, strings.Join(plays, " "))
+		}
+		eff, err := sc.procs[i].Start(ri, func(v core.Rank) []int32 { return sc.store[v] })
 		if err != nil {
 			return "", err
 		}
@@ -145,11 +177,31 @@ func (sc *script) step(r Round) (string, error) {
 		if !m.IsPivot {
 			fmt.Fprintf(&b, "v%d → v%d: %s (p%d → p%d)\n", m.FromV, m.ToV, FormatValues(m.Values), m.From, m.To)
 		}
+		if !sc.procs[m.To].Active() && view(m.To).NonRec.Has(m.To) {
+			fmt.Fprintf(&b, "  dropped: p%d takes no part\n", m.To)
+			continue
+		}
 		eff, err := sc.procs[m.To].Deliver(m)
 		if err != nil {
-			return "", err
+			if sc.views == nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, "  refused: %v\n", err)
+			continue
 		}
 		take(eff)
+	}
+	if sc.views != nil {
+		var waiting []string
+		for i := range core.Rank(r.N) {
+			if sc.procs[i].Active() {
+				waiting = append(waiting, fmt.Sprintf("p%d", i))
+			}
+		}
+		sc.views = nil
+		fmt.Fprintf(&b, "still in the round: %s\n", strings.Join(waiting, " "))
+		b.WriteString(lists(sc.store))
+		return b.String(), nil
 	}
 	for v := range core.Rank(r.N) {
 		if w := r.Partner(v); v < w && r.Player(v) == r.Player(w) {
