@@ -74,6 +74,21 @@ type runScenario struct {
 	// flags, when set, adds the scenario's own flags after the model's and
 	// returns the check of their parsed values (an error is bad usage).
 	flags func(fs *flag.FlagSet) func() error
+	// net, when set, builds the runner the processes run and validate
+	// replays from the model's parameters: the registered model is its own
+	// transition system, not a checker/env one (hyperquicksort).
+	net func(params map[string]string) (registry.Runner, error)
+	// gated: the parent makes every call (barrierGate,
+	// run_hyperquicksort.go), not the processes themselves.
+	gated bool
+}
+
+// runnerFor is the runner of scenario sc for the model r was built as.
+func runnerFor(sc runScenario, r registry.Runner) (registry.Runner, error) {
+	if sc.net == nil {
+		return r, nil
+	}
+	return sc.net(r.Params())
 }
 
 // runFinish says when a process has finished its scenario.
@@ -366,6 +381,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fs.Set(sc.recoverFlag, strconv.Itoa(len(restarts)))
 	}
 	r, err := build()
+	if err == nil {
+		r, err = runnerFor(sc, r)
+	}
 	if err != nil {
 		return usageFor(help, "run %s: %v", p.Name, err)
 	}
@@ -395,6 +413,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(restarts) > 0 && em.Config().Faults != env.CrashRecovery {
 		return usageFor(help, "run %s: --restart: the model as configured has no crash-recovery", p.Name)
+	}
+	if len(restarts) > 0 && em.Config().Timing == env.BoundedDelay {
+		return usageFor(help, "run %s: --restart: a run in ticks does not restart processes (the model is timed)", p.Name)
 	}
 	if why := checkRestarts(restarts, kills, n); why != "" {
 		return usageFor(help, "run %s: %s", p.Name, why)
@@ -650,6 +671,12 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 		}
 	}
 	rs.live = func(r int) bool { return !kids[r].exited && !res.killed[r] }
+	var gate *barrierGate // a gated scenario's barriers (run_hyperquicksort.go)
+	if runScenarios[h.Model].gated {
+		if gate, err = newBarrierGate(h); err != nil {
+			return res, err
+		}
+	}
 	killNow := make(chan int, len(h.Kills))
 	for i, k := range h.Kills {
 		// A kill at 0 is made at once, before the scenario starts: the
@@ -694,24 +721,37 @@ func runGroup(h *runHeader, dir string, deadline time.Duration, stderr io.Writer
 		}
 		return true
 	}
+	killRank := func(i int) {
+		k := &h.Kills[i]
+		if kids[k.Rank].exited {
+			return
+		}
+		kids[k.Rank].cmd.Process.Kill()
+		k.Done, k.Killed = true, time.Since(start)
+		res.killed[k.Rank] = true
+		pending++
+	}
 loop:
 	for !done() {
 		if err := rs.advance(func(r int) bool { return kids[r].exited }); err != nil {
 			res.lost = append(res.lost, err.Error())
 			break loop
 		}
+		if gate != nil {
+			gate.step(time.Now(), h.Interval, func(r int) bool { return !kids[r].exited && !res.killed[r] },
+				func(r int) int { return len(res.returns[r]) }, func(q, r int) bool { return rs.suspected[q][r] }, pending,
+				killRank, func(r int) { tell(r, "call") })
+		}
 		select {
+		case <-gate.wakeup():
 		case i := <-rs.due:
 			rs.isDue[i] = true
 		case i := <-killNow:
-			k := &h.Kills[i]
-			if kids[k.Rank].exited {
+			if gate != nil { // made at the next barrier
+				gate.due[i] = true
 				continue
 			}
-			kids[k.Rank].cmd.Process.Kill()
-			k.Done, k.Killed = true, time.Since(start)
-			res.killed[k.Rank] = true
-			pending++
+			killRank(i)
 		case ev := <-events:
 			if rs.line(ev) {
 				continue

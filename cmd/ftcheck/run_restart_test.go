@@ -161,6 +161,7 @@ func TestRunRestartBadUsage(t *testing.T) {
 		{[]string{"run", "msglog", "--kill", "1@20ms", "--restart", "7@30ms"}, "out of range"},
 		{[]string{"run", "msglog", "--kill", "1@20ms", "--restart", "1@x"}, "not a duration"},
 		{[]string{"run", "era", "--n", "4", "--kill", "1@20ms", "--restart", "1@30ms"}, "no crash-recovery"},
+		{[]string{"run", "msglog", "--logger", "parallel", "--kill", "1@20ms", "--restart", "1@30ms"}, "does not restart"},
 	} {
 		code, out, errs := ftcheck(t, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") > 1 {
