@@ -40,6 +40,7 @@ type nodeMeta struct {
 //	out: return A LATENCY_NS AT_NS HEX TEXT a call returned
 //	out: done                               every call returned
 //	in:  suspect Q                          Q is dead (the perfect detector)
+//	in:  call                               a gated scenario's next call
 //
 // With --detector, "addr" gives a second address, the detector node's,
 // and "peers" is followed by "fdpeers ADDR0 …", the detectors' addresses;
@@ -83,6 +84,9 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		return usageFor(runHelp, "run-node: %v", err)
 	}
 	r, err := p.BuildParams(meta.Params)
+	if err == nil {
+		r, err = runnerFor(runScenarios[*model], r)
+	}
 	if err != nil {
 		return usageFor(runHelp, "run-node: %v", err)
 	}
@@ -243,6 +247,7 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 			case sc.finish != finishReturns || e.Kind != core.EffReturn:
 			case all:
 				done()
+			case sc.gated: // the parent calls the next ("call")
 			case cfg.Blocking:
 				time.AfterFunc(*interval, call)
 			}
@@ -319,7 +324,7 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	switch {
-	case len(calls) == 0:
+	case len(calls) == 0, sc.gated:
 	case cfg.Blocking:
 		call()
 	default:
@@ -335,6 +340,8 @@ func cmdRunNode(args []string, stdout, stderr io.Writer) error {
 			q, isSuspect := strings.CutPrefix(l, "suspect ")
 			back, isRecovered := strings.CutPrefix(l, "recovered ")
 			switch {
+			case ok && l == "call" && sc.gated:
+				call()
 			case isRecovered:
 				if err := rejoin(node, back, n); err != nil {
 					return fmt.Errorf("run-node p%d: %v", me, err)

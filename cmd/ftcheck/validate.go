@@ -119,6 +119,9 @@ func validateDir(dir string) (*validateReport, string, error) {
 		return nil, "", usageFor(validateHelp, "validate %s: %v", dir, err)
 	}
 	r, err := p.BuildParams(h.Params)
+	if err == nil {
+		r, err = runnerFor(runScenarios[h.Model], r)
+	}
 	if err != nil {
 		return nil, "", usageFor(validateHelp, "validate %s: cannot rebuild the model: %v", dir, err)
 	}
