@@ -46,11 +46,11 @@ type restart struct {
 type restartFlag []restart
 
 func (f *restartFlag) String() string {
-	var parts []string
-	for _, x := range *f {
-		parts = append(parts, fmt.Sprintf("%d@%v", x.Rank, x.At))
+	k := make(killFlag, len(*f)) // the same RANK@DURATION syntax
+	for i, x := range *f {
+		k[i] = kill{Rank: x.Rank, At: x.At}
 	}
-	return strings.Join(parts, " ")
+	return k.String()
 }
 
 func (f *restartFlag) Set(s string) error {

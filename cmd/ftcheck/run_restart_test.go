@@ -12,19 +12,13 @@ import (
 
 // restartSummary is what the restart tests read of run's JSON summary.
 type restartSummary struct {
-	OK       bool     `json:"ok"`
-	Problems []string `json:"problems"`
+	runSummary
 	Notes    []string `json:"notes"`
 	Restarts []struct {
 		Rank        int    `json:"rank"`
 		Done        bool   `json:"done"`
 		Incarnation uint64 `json:"incarnation"`
 	} `json:"restarts"`
-	Processes []struct {
-		Rank     int  `json:"rank"`
-		Killed   bool `json:"killed"`
-		Finished bool `json:"finished"`
-	} `json:"processes"`
 }
 
 // TestRunMsglogRestartValidate runs Fig. 5.1's program (3 processes and
