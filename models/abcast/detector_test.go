@@ -176,3 +176,40 @@ func TestForgetSoundness(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleViews: the consensus variant over Oracle (--consensus oracle,
+// the decided-batch consensus of tla/abcast.qnt) reaches exactly the
+// views (every member's deliveries and calls, the crashed set), the views
+// at quiescence and the violated properties that it reaches over Paxos,
+// correct and with each consensus mutant, at two members with two
+// messages each (k = 2 and 3); with FTKERNEL_LONG=1 also at three members,
+// one message each, a crash (--detector coordinator --forget-crashed).
+// So the complete searches over the oracle speak for the atomic broadcast
+// over Paxos as far as these bounds go; Paxos is checked on its own
+// (models/paxos).
+func TestOracleViews(t *testing.T) {
+	cases := []abcast.Params{
+		{Variant: ab.ConsensusBased, Core: 2, Messages: 2, K: 2},
+		{Variant: ab.ConsensusBased, Core: 2, Messages: 2, K: 3},
+	}
+	if modeltest.Long() {
+		cases = append(cases, abcast.Params{Variant: ab.ConsensusBased, Core: 3, Messages: 1, K: 3, Crashes: 1,
+			Detector: env.DetectorLocal, ForgetCrashed: true})
+	}
+	for _, c := range cases {
+		for _, mut := range variantMutants(c.Variant) {
+			c.Mutant, c.Oracle = mut, false
+			paxos := detectorRun(t, c)
+			c.Oracle = true
+			oracle := detectorRun(t, c)
+			name := fmt.Sprintf("core=%d messages=%d k=%d crashes=%d mutant=%q", c.Core, c.Messages, c.K, c.Crashes, mut)
+			if !maps.Equal(paxos.views, oracle.views) || !maps.Equal(paxos.quiet, oracle.quiet) {
+				t.Errorf("%s: views %d/%d quiescent %d/%d (paxos/oracle) differ", name, len(paxos.views), len(oracle.views), len(paxos.quiet), len(oracle.quiet))
+			}
+			if paxos.verdict != oracle.verdict {
+				t.Errorf("%s: verdicts differ: paxos %s, oracle %s", name, paxos.verdict, oracle.verdict)
+			}
+			t.Logf("%-50s states %7d (paxos) → %6d (oracle), views %5d, quiescent views %4d, {%s} shortest %s → %s", name, paxos.states, oracle.states, len(oracle.views), len(oracle.quiet), oracle.verdict, paxos.lengths, oracle.lengths)
+		}
+	}
+}

@@ -51,7 +51,12 @@ type Params struct {
 	// (env.Config.ForgetCrashed): the properties read a crashed member's
 	// calls and deliveries from the environment's records, never its node.
 	ForgetCrashed bool
-	Mutant        mutant.Name
+	// Oracle runs the consensus variant over Oracle, a decided-batch
+	// consensus, instead of Paxos (flag --consensus oracle): the atomic
+	// broadcast above a consensus object. TestOracleViews shows it reaches
+	// the same delivery histories as over Paxos at small bounds.
+	Oracle bool
+	Mutant mutant.Name
 }
 
 // detectorNames are the --detector values.
@@ -68,7 +73,10 @@ func detectorName(d env.Detector) string {
 // Config is the statemachine's group.
 func (p Params) Config() ab.Config {
 	c := ab.Config{N: p.Core, Variant: p.Variant, K: p.K, Messages: p.Messages, Mutant: p.Mutant}
-	if p.Variant == ab.ConsensusBased {
+	switch {
+	case p.Variant == ab.ConsensusBased && p.Oracle:
+		c.Consensus = Oracle{}
+	case p.Variant == ab.ConsensusBased:
 		c.Consensus = Paxos{}
 	}
 	return c
@@ -95,11 +103,11 @@ const (
 // two messages each, batches of two, one crash.
 var DefaultCheck = Params{Variant: ab.ConsensusBased, Core: 3, Messages: 2, K: 2, Crashes: 1}
 
-var flagNames = []string{"variant", "core", "messages", "k", "crashes", "crash-sequencer", "detector", "forget-crashed", "mutant"}
+var flagNames = []string{"variant", "core", "messages", "k", "crashes", "crash-sequencer", "detector", "forget-crashed", "consensus", "mutant"}
 
 type flags struct {
 	variant, mut   string
-	detector       string
+	detector, cons string
 	core, msgs, k  int
 	crashes        int
 	crashSequencer bool
@@ -118,6 +126,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	fs.BoolVar(&f.crashSequencer, "crash-sequencer", false, "p0, the sequencer or coordinator, may crash too (nothing takes over: validity fails; agreement, integrity and total order hold)")
 	fs.StringVar(&f.detector, "detector", detectorName(d.Detector), "failure detector: perfect; none (ub, bb: their members never read a suspicion; fewer steps, and --dfs --por reduces crashes); coordinator (consensus: only p0 is told of a crash; not with --crash-sequencer)")
 	fs.BoolVar(&f.forget, "forget-crashed", false, "replace a crashed member's state by its initial one (the properties read its calls and deliveries from the environment): fewer states, the same verdicts (checker/env forget.go)")
+	fs.StringVar(&f.cons, "consensus", "paxos", "consensus variant: the consensus under the batches, paxos (statemachine/paxos) or oracle (a decided-batch consensus: CONS(i, batch) from p0 to itself decides, as in tla/abcast.qnt)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
 		p, err := f.params()
@@ -149,12 +158,15 @@ func (f *flags) params() (Params, error) {
 	if err != nil {
 		return Params{}, fmt.Errorf("--%v", err)
 	}
+	if f.cons != "paxos" && f.cons != "oracle" {
+		return Params{}, fmt.Errorf("--consensus %q: want paxos or oracle", f.cons)
+	}
 	d, ok := detectorNames[f.detector]
 	if !ok {
 		return Params{}, fmt.Errorf("--detector %q: want perfect, none or coordinator", f.detector)
 	}
 	p := Params{Variant: v, Core: f.core, Messages: f.msgs, K: f.k, Crashes: f.crashes,
-		CrashSequencer: f.crashSequencer, Detector: d, ForgetCrashed: f.forget, Mutant: mutant.Name(f.mut)}
+		CrashSequencer: f.crashSequencer, Detector: d, ForgetCrashed: f.forget, Oracle: f.cons == "oracle", Mutant: mutant.Name(f.mut)}
 	if f := (p.Core - 1) / 2; v == ab.ConsensusBased && p.Crashes > f {
 		return p, fmt.Errorf("--crashes %d: the consensus variant's Paxos needs a majority of the %d members alive, so at most %d", p.Crashes, p.Core, f)
 	}
@@ -172,6 +184,8 @@ func NewModel(p Params) (*env.Model, error) {
 		return nil, err
 	}
 	switch {
+	case p.Oracle && p.Variant != ab.ConsensusBased:
+		return nil, fmt.Errorf("--consensus oracle: for the consensus variant")
 	case p.Detector == env.DetectorNone && p.Variant == ab.ConsensusBased:
 		return nil, fmt.Errorf("--detector none: the consensus variant reads suspicions (its end-of-round batch and its Paxos)")
 	case p.Detector == env.DetectorLocal && p.Variant != ab.ConsensusBased:
@@ -185,6 +199,9 @@ func NewModel(p Params) (*env.Model, error) {
 	fmt.Fprintf(&b, "abcast variant=%v core=%d messages=%d", p.Variant, p.Core, p.Messages)
 	if p.Variant == ab.ConsensusBased {
 		fmt.Fprintf(&b, " k=%d", p.K)
+	}
+	if p.Oracle {
+		b.WriteString(" consensus=oracle")
 	}
 	if p.CrashSequencer {
 		b.WriteString(" crash-sequencer")

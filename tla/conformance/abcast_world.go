@@ -11,6 +11,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
+	abcastmodel "github.com/ftkernel/ftkernel/models/abcast"
 	ab "github.com/ftkernel/ftkernel/statemachine/abcast"
 )
 
@@ -18,8 +19,8 @@ import (
 // members driven directly with the spec's model (a set of messages in
 // flight, crashes that drop the messages to the crashed member and later
 // sends to it, one Suspect per live member and crashed member), and the
-// consensus variant's consensus replaced by abOracle, the spec's
-// decided-batch abstraction.
+// consensus variant's consensus replaced by models/abcast's Oracle, the
+// spec's decided-batch abstraction.
 
 // AbInstance is an instance module of tla/abcast.qnt.
 type AbInstance struct {
@@ -42,61 +43,6 @@ func (in AbInstance) quintImport(path string) string {
 	return fmt.Sprintf("import abcast(N = %d, MSGS = %d, VARIANT = %q, K = %d, CRASHES = %d, MUTANT = %q).* from %q",
 		in.N, in.Msgs, in.Variant.String(), in.K, in.Crashes, string(in.Mutant), path)
 }
-
-// abOracle is the consensus of the spec: member 0's node answers the
-// proposal of instance i (instances numbered in proposal order) by a
-// CONS(i, batch) to itself, whose delivery decides it. Other members'
-// nodes do nothing.
-type abOracle struct{}
-
-type abOracleNode struct{ next uint64 }
-
-// abCons is the oracle's message: instance Inst decides Data.
-type abCons struct {
-	Inst uint64
-	Data string
-}
-
-type abOracleValue string
-
-type abLead struct{}
-
-type abPropose string
-
-func (abCons) Kind() string { return "CONS" }
-func (m abCons) AppendBinary(b []byte) []byte {
-	return core.AppendString(core.AppendUint(append(b, 'C'), m.Inst), m.Data)
-}
-func (m abCons) String() string                           { return fmt.Sprintf("CONS(%d, %s)", m.Inst, m.Data) }
-func (v abOracleValue) AppendBinary(b []byte) []byte      { return core.AppendString(b, string(v)) }
-func (v abOracleValue) String() string                    { return string(v) }
-func (abLead) AppendBinary(b []byte) []byte               { return b }
-func (abLead) String() string                             { return "lead" }
-func (p abPropose) AppendBinary(b []byte) []byte          { return core.AppendString(b, string(p)) }
-func (p abPropose) String() string                        { return "propose " + string(p) }
-func (abOracle) New(int, core.Rank) (core.Machine, error) { return &abOracleNode{}, nil }
-func (abOracle) Lead() core.Input                         { return abLead{} }
-func (abOracle) Propose(data string) core.Input           { return abPropose(data) }
-func (abOracle) Decided(v core.Value) string              { return string(v.(abOracleValue)) }
-func (abOracle) Owns(m core.Message) bool                 { _, ok := m.(abCons); return ok }
-
-func (n *abOracleNode) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
-	switch {
-	case ev.Kind == core.EvCall:
-		if p, ok := ev.Input.(abPropose); ok {
-			n.next++
-			return append(out, core.Send(ab.Sequencer, abCons{Inst: n.next - 1, Data: string(p)})), nil
-		}
-	case ev.Kind == core.EvReceive:
-		if c, ok := ev.Msg.(abCons); ok {
-			return append(out, core.Decide(c.Inst, abOracleValue(c.Data))), nil
-		}
-	}
-	return out, nil
-}
-func (n *abOracleNode) Clone() core.Machine          { c := *n; return &c }
-func (n *abOracleNode) AppendBinary(b []byte) []byte { return core.AppendUint(b, n.next) }
-func (n *abOracleNode) String() string               { return fmt.Sprintf("oracle next=%d", n.next) }
 
 // AbMsg is the spec's Msg; Batch is "o.s,o.s,…" in the batch's order.
 type AbMsg struct {
@@ -131,7 +77,7 @@ func abMsgOf(src, dst core.Rank, m core.Message) (AbMsg, error) {
 		x.Kind, x.O, x.S, x.Num, x.Pay = "SEQ", int(m.ID.Origin), int(m.ID.Seq), int(m.Num), m.Payload
 	case ab.Decision:
 		x.Kind, x.Inst, x.Batch = "DECISION", int(m.Inst), idsString(m.Batch)
-	case abCons:
+	case abcastmodel.Cons:
 		x.Kind, x.Inst, x.Batch = "CONS", int(m.Inst), m.Data
 	default:
 		return x, fmt.Errorf("message %v (%T) is not in the spec", m, m)
@@ -187,7 +133,7 @@ type AbWorld struct {
 func NewAbWorld(in AbInstance, mut mutant.Name) (*AbWorld, error) {
 	cfg := ab.Config{N: in.N, Variant: in.Variant, K: in.K, Messages: in.Msgs, Mutant: mut}
 	if in.Variant == ab.ConsensusBased {
-		cfg.Consensus = abOracle{}
+		cfg.Consensus = abcastmodel.Oracle{}
 	}
 	w := &AbWorld{in: in, flight: map[AbMsg]core.Message{}, crashed: make([]bool, in.N),
 		made: make([]int, in.N), delivered: make([][]string, in.N)}
