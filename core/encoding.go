@@ -69,7 +69,9 @@ func (d *Decoder) Finish() error {
 	return d.err
 }
 
-// Uint reads an unsigned varint.
+// Uint reads an unsigned varint in its minimal form (the one AppendUint
+// writes): a longer encoding of the same number is an error, so that equal
+// values have equal bytes.
 func (d *Decoder) Uint() uint64 {
 	if d.err != nil {
 		return 0
@@ -79,11 +81,15 @@ func (d *Decoder) Uint() uint64 {
 		d.Fail("bad uvarint")
 		return 0
 	}
+	if n > 1 && d.b[d.off+n-1] == 0 { // 0x80 0x00 is 0 again: not canonical
+		d.Fail("non-minimal uvarint")
+		return 0
+	}
 	d.off += n
 	return x
 }
 
-// Int reads a zig-zag signed varint.
+// Int reads a zig-zag signed varint in its minimal form.
 func (d *Decoder) Int() int64 {
 	if d.err != nil {
 		return 0
@@ -91,6 +97,10 @@ func (d *Decoder) Int() int64 {
 	x, n := binary.Varint(d.b[d.off:])
 	if n <= 0 {
 		d.Fail("bad varint")
+		return 0
+	}
+	if n > 1 && d.b[d.off+n-1] == 0 {
+		d.Fail("non-minimal varint")
 		return 0
 	}
 	d.off += n

@@ -30,6 +30,8 @@ FuzzAbcastDecode abcast_decode
 FuzzERASchedule era_schedule
 FuzzERADecode era_decode
 FuzzCorrectionSchedule correction_schedule
+FuzzDgrpDecode dgrp_decode
+FuzzDgrpStep dgrp_step
 FuzzDiagnosisDecode diagnosis_decode
 FuzzDiagnosisSchedule diagnosis_schedule
 FuzzEventloggerDecode eventlogger_decode

@@ -60,7 +60,7 @@ func decodeEvents(d *core.Decoder, n int) []Event {
 	}
 	out := make([]Event, k)
 	for i := range out {
-		out[i] = Event{K: d.Rank(n), C: uint32(d.Uint())}
+		out[i] = Event{K: d.Rank(n), C: u32(d)}
 	}
 	return out
 }
@@ -75,13 +75,13 @@ func DecodeMessage(b []byte, n int, cons Consensus) (core.Message, error) {
 	var m core.Message
 	switch b[0] {
 	case tagEvents:
-		m = Events{R: uint32(d.Uint()), List: decodeEvents(d, n), Syndrome: decodeCounters(d, n)}
+		m = Events{R: u32(d), List: decodeEvents(d, n), Syndrome: decodeCounters(d, n)}
 	case tagAck:
-		m = Ack{R: uint32(d.Uint())}
+		m = Ack{R: u32(d)}
 	case tagReadmit:
-		m = Readmit{K: d.Rank(n), C: uint32(d.Uint())}
+		m = Readmit{K: d.Rank(n), C: u32(d)}
 	case tagDecide:
-		m = Decide{K: d.Rank(n), C: uint32(d.Uint())}
+		m = Decide{K: d.Rank(n), C: u32(d)}
 	case tagWrap:
 		inner, err := cons.DecodeMessage(n, b[1:])
 		if err != nil {
@@ -109,30 +109,30 @@ func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
 	d := core.NewDecoder(b)
 	k := d.Len(1 << 30)
 	for range k {
-		n.slow = append(n.slow, Slow{Round: uint32(d.Uint()), Peer: d.Rank(N)})
+		n.slow = append(n.slow, Slow{Round: u32(d), Peer: d.Rank(N)})
 	}
 	n.ph = phase(d.Byte())
 	if n.ph > phaseDone {
 		d.Fail("phase %d", n.ph)
 	}
-	n.round = uint32(d.Uint())
+	n.round = u32(d)
 	n.syndrome = decodeCounters(d, N)
 	n.zeta = decodeCounters(d, N)
 	roundSetOf := func() roundSet {
-		s := roundSet{R: uint32(d.Uint())}
+		s := roundSet{R: u32(d)}
 		s.S = core.DecodeRankSet(d, N)
 		s.C = decodeCounters(d, N)
 		return s
 	}
 	for i := range 2 {
 		n.got[i] = roundSetOf()
-		n.sent[i].R = uint32(d.Uint())
+		n.sent[i].R = u32(d)
 		n.sent[i].List = decodeEvents(d, N)
 		n.sent[i].Syndrome = decodeCounters(d, N)
 		n.sent[i].Acked = core.DecodeRankSet(d, N)
 		n.fails[i] = roundSetOf()
 		n.views[i] = roundSetOf()
-		t := report{R: uint32(d.Uint())}
+		t := report{R: u32(d)}
 		if m := d.Len(N); m > 0 {
 			if m != N {
 				d.Fail("report of %d ranks", m)
@@ -140,7 +140,7 @@ func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
 			t.By, t.Cnt = make([]core.RankSet, m), make([]uint32, m)
 			for k := range m {
 				t.By[k] = core.DecodeRankSet(d, N)
-				t.Cnt[k] = uint32(d.Uint())
+				t.Cnt[k] = u32(d)
 			}
 		}
 		n.reports[i] = t
@@ -150,7 +150,7 @@ func DecodeNode(b []byte, p core.Rank, cfg Config) (*Node, error) {
 	n.requests = decodeEvents(d, N)
 	k = d.Len(1 << 30)
 	for range k {
-		pr := Proposal{K: d.Rank(N), C: uint32(d.Uint())}
+		pr := Proposal{K: d.Rank(N), C: u32(d)}
 		l := d.Int()
 		if l < -1 || l >= int64(N) {
 			d.Fail("leader %d", l)

@@ -2,6 +2,7 @@ package dgrp
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/core"
@@ -118,7 +119,7 @@ func decodeCounters(d *core.Decoder, n int) []uint32 {
 	}
 	out := make([]uint32, k)
 	for i := range out {
-		out[i] = uint32(d.Uint())
+		out[i] = u32(d)
 	}
 	return out
 }
@@ -152,4 +153,15 @@ func (s Start) String() string {
 		parts[i] = fmt.Sprintf("r%d:%v", x.Round, x.Peer)
 	}
 	return "start(slow=[" + strings.Join(parts, ",") + "])"
+}
+
+// u32 reads a uvarint that must fit a uint32 (a round or a counter): a
+// larger one is malformed, since it would not re-encode to the same bytes.
+func u32(d *core.Decoder) uint32 {
+	x := d.Uint()
+	if x > math.MaxUint32 {
+		d.Fail("%d does not fit 32 bits", x)
+		return 0
+	}
+	return uint32(x)
 }
