@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/ftkernel/ftkernel/checker/env"
@@ -37,19 +36,11 @@ var msglogScenario = runScenario{
 }
 
 // msglogFlags adds --n, the number of application processes as the other
-// models' runs name their size: --procs of the model (the logger's server
+// models' runs name their size: the model's --procs (the logger's server
 // is one more process).
 func msglogFlags(fs *flag.FlagSet) func() error {
-	n := fs.Int("n", 0, "application processes: --procs (the event logger's server is one more process)")
-	return func() error {
-		if *n == 0 {
-			return nil
-		}
-		if procs := fs.Lookup("procs").Value.String(); procs != fs.Lookup("procs").DefValue && procs != strconv.Itoa(*n) {
-			return fmt.Errorf("--n %d and --procs %s: give one", *n, procs)
-		}
-		return fs.Set("procs", strconv.Itoa(*n))
-	}
+	fs.Var(flagAlias{fs, "procs"}, "n", "the number of application processes `N`: --procs (the event logger's server is one more process)")
+	return func() error { return nil }
 }
 
 // isMsglogOutput picks a program's output operations among a msglog
