@@ -51,8 +51,12 @@ func NetModel(p Params) (*env.Model, error) {
 	for r := range sched {
 		sched[r] = calls
 	}
+	name := fmt.Sprintf("hyperquicksort values=%d input=%d (the last of --inputs %d) store=replicated gated-rounds", p.Values, p.Inputs-1, p.Inputs)
+	if p.Mutant != mutant.None {
+		name += " mutant=" + string(p.Mutant)
+	}
 	return env.New(env.Config{
-		Name: "hyperquicksort", N: p.N, Crashes: p.MaxNonRec, Network: env.FIFO, Detector: env.DetectorPerfect, Blocking: true,
+		Name: name, N: p.N, Crashes: p.MaxNonRec, Network: env.FIFO, Detector: env.DetectorPerfect, Blocking: true,
 		NewNode: func(r core.Rank, _ int) core.Machine {
 			nd, _ := hq.NewNode(r, cfg, input) // validated above
 			return nd
