@@ -58,8 +58,8 @@ func TestP_DGRP_4(t *testing.T) {
 
 // TestULFMLosesFailedLists: the ULFM baseline (failed processes excluded
 // for good, no shared store) ends sorted, holding the input less exactly
-// what the failed processes held, its barriers' agreements stabilizing;
-// asked for, permutation fails at once: one failure before the first
+// what the failed processes held (every barrier's agreement stabilizing,
+// or the search reports an error); asked for, permutation fails at once: one failure before the first
 // round loses that process's list.
 func TestULFMLosesFailedLists(t *testing.T) {
 	p := Params{N: 4, MaxNonRec: 3, Values: 2, Inputs: 2, Baseline: ULFM}
@@ -88,9 +88,13 @@ func TestMutantsCaught(t *testing.T) {
 		{hq.MutantPartnerXor, Terminates, 3},
 		{hq.MutantSkipStore, Permutation, 6},
 		{hq.MutantLocalPivot, Sorted, 6},
+		{MutantULFMReadsStore, LosesFailed, 6},
 	} {
 		p := DefaultCheck
 		p.Mutant = c.mut
+		if c.mut == MutantULFMReadsStore {
+			p.Baseline = ULFM
+		}
 		res := search(t, p, c.prop)
 		if len(res.Violations) != 1 || res.Violations[0].Violation.Property != c.prop {
 			t.Fatalf("%s: violations %v, want %s", c.mut, res.Violations, c.prop)

@@ -13,6 +13,15 @@ import (
 	hq "github.com/ftkernel/ftkernel/statemachine/hyperquicksort"
 )
 
+// MutantULFMReadsStore gives the ULFM baseline the DGRP's shared store: a
+// failed process's substitute reads the list it saved, so the run loses
+// less than the failed processes held (loses-failed). A model mutant: the
+// processes are unchanged.
+const MutantULFMReadsStore = mutant.Name("ulfm-reads-store")
+
+// Mutants lists the mutants the model takes: the processes' and its own.
+func Mutants() []mutant.Name { return append(slices.Clone(hq.Mutants), MutantULFMReadsStore) }
+
 // Baseline selects what a non-recommended process is.
 type Baseline uint8
 
@@ -69,7 +78,7 @@ func (p Params) Validate() error {
 	if p.Inputs < 1 || p.InputBase < 0 {
 		return fmt.Errorf("--inputs %d (from %d): want ≥ 1 (from ≥ 0)", p.Inputs, p.InputBase)
 	}
-	if p.Mutant != mutant.None && !slices.Contains(hq.Mutants, p.Mutant) {
+	if p.Mutant != mutant.None && !slices.Contains(Mutants(), p.Mutant) {
 		return fmt.Errorf("--mutant %q: unknown hyperquicksort mutant (see ftcheck list)", p.Mutant)
 	}
 	dim, _ := hq.Dim(p.N)
@@ -122,7 +131,6 @@ type World struct {
 	net     []hq.Msg  // in flight, in canonical order
 	started core.RankSet
 	lost    []int32 // ULFM: values held by failed processes, sorted
-	agree   string  // ULFM: what went wrong at a barrier's agreement
 	last    hq.Round
 	// stats are what the run did so far; not part of the state (Encode
 	// leaves them out): a search keeps the first path's.
@@ -184,6 +192,9 @@ func NewModel(p Params) (*Model, error) {
 	}
 	dim, _ := hq.Dim(p.N)
 	m := &Model{p: p, dim: dim, cfg: &hq.Config{N: p.N, NoStore: p.Baseline == ULFM, Mutant: p.Mutant}}
+	if p.Mutant == MutantULFMReadsStore {
+		m.cfg.NoStore, m.cfg.Mutant = false, mutant.None
+	}
 	for k := range p.Inputs {
 		m.inputs = append(m.inputs, p.Input(p.InputBase+k))
 	}
@@ -212,7 +223,7 @@ func (m *Model) Init() []*World {
 		w := &World{input: k, procs: make([]*hq.Process, m.p.N), store: make([][]int32, m.p.N)}
 		for i := range w.procs {
 			w.procs[i], _ = hq.NewProcess(core.Rank(i), m.cfg, in[i]) // validated by NewModel
-			if m.p.Baseline == DGRP {
+			if !m.cfg.NoStore {
 				w.store[i], _ = w.procs[i].List(core.Rank(i))
 			}
 		}
@@ -297,7 +308,7 @@ func popcount(x int32) int {
 
 // Actions lists the enabled actions in a fixed order.
 func (m *Model) Actions(w *World, buf []checker.Action) []checker.Action {
-	if w.round >= m.dim || w.agree != "" {
+	if w.round >= m.dim {
 		return buf
 	}
 	if !w.chosen {
@@ -352,7 +363,7 @@ func (w *World) touch(r core.Rank) *hq.Process {
 
 // Apply takes a in w.
 func (m *Model) Apply(w *World, a checker.Action) (*World, error) {
-	if w.round >= m.dim || w.agree != "" {
+	if w.round >= m.dim {
 		return nil, fmt.Errorf("the sort is over")
 	}
 	n := w.clone()
@@ -477,8 +488,7 @@ func (m *Model) Encode(b []byte, w *World) []byte {
 	for _, x := range w.lost {
 		b = core.AppendInt(b, int64(x))
 	}
-	b = w.last.NonRec.AppendBinary(b)
-	return core.AppendString(b, w.agree)
+	return w.last.NonRec.AppendBinary(b)
 }
 
 // Quiescent: nothing is enabled (the sort is over, or it is stuck).

@@ -81,11 +81,12 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 
 func mutantInfos() []registry.MutantInfo {
 	docs := map[mutant.Name]string{
-		hq.MutantPartnerXor: "a recommended process sends its half to i ⊕ 2^(s−1) even when that process is non-recommended (terminates)",
-		hq.MutantSkipStore:  "a substitute plays a non-recommended rank from its own stale copy and saves nothing to the shared store (permutation)",
-		hq.MutantLocalPivot: "every rank splits by its own median instead of its cluster root's pivot (sorted)",
+		hq.MutantPartnerXor:  "a recommended process sends its half to i ⊕ 2^(s−1) even when that process is non-recommended (terminates)",
+		hq.MutantSkipStore:   "a substitute plays a non-recommended rank from its own stale copy and saves nothing to the shared store (permutation)",
+		hq.MutantLocalPivot:  "every rank splits by its own median instead of its cluster root's pivot (sorted)",
+		MutantULFMReadsStore: "the ULFM baseline reads the failed processes' lists from a shared store it does not have (loses-failed; with --baseline ulfm)",
 	}
-	return registry.MutantInfos(hq.Mutants, docs)
+	return registry.MutantInfos(Mutants(), docs)
 }
 
 // parseRanks parses "4,5" (empty: none) into a set of ranks below n.

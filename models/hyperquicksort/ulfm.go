@@ -94,7 +94,7 @@ func (m *Model) fail(w *World, set core.RankSet) error {
 	w.stats.Agreements += b.Agreements
 	w.stats.AgreementMessages += b.Messages
 	if !b.Stabilized {
-		w.agree = fmt.Sprintf("the agreement of %d processes, %d of them failed, did not stabilize", len(survivors), len(pos))
+		return fmt.Errorf("ulfm barrier: the agreement of %d processes, %d of them failed, did not stabilize (models/era)", len(survivors), len(pos))
 	}
 	return nil
 }
