@@ -59,3 +59,27 @@ func TestTwoLeadersDecideTwice(t *testing.T) {
 func TestDivergentFailsWithReadmission(t *testing.T) {
 	walkFinds(t, 1, [][]dg.Slow{{{Round: 1, Peer: 1}}, {{Round: 1, Peer: 2}}, nil}, Divergent, 34)
 }
+
+// TestShortestFindingsOverOracle: over the smaller consensus model
+// (--consensus oracle) breadth-first search completes far enough to give
+// the shortest counterexamples of both findings: `ftcheck check dgrp
+// --rounds 1 --zeta 1 --slow 2 --consensus oracle` violates membership and
+// divergent-tests after 19 steps.
+func TestShortestFindingsOverOracle(t *testing.T) {
+	m, err := NewModel(Params{N: 3, Zeta: 1, Rounds: 1, Imperfect: true, Slow: 2, Consensus: ConsensusOracle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prop := range []string{Membership, Divergent} {
+		res := checker.BFS[*env.World](m, checker.Options{Properties: []string{prop}})
+		if len(res.Violations) == 0 {
+			t.Errorf("%s holds (%d states)", prop, res.States)
+			continue
+		}
+		v := res.Violations[0]
+		t.Logf("%s violated in %d steps: %s", prop, len(v.Steps), v.Violation.Message)
+		if len(v.Steps) != 19 {
+			t.Errorf("%s: %d steps, pinned 19", prop, len(v.Steps))
+		}
+	}
+}

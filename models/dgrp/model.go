@@ -25,7 +25,10 @@ type Params struct {
 	Loss int
 	// IgnoreWhenOut is dg.Config.IgnoreWhenOut (AMBIGUOUS-2, reading a).
 	IgnoreWhenOut bool
-	Mutant        mutant.Name
+	// Consensus is the re-admission consensus: "paxos" (or "") is
+	// statemachine/paxos (Paxos), "oracle" the smaller model Oracle.
+	Consensus string
+	Mutant    mutant.Name
 	// Scenario, when not nil, replaces the alternatives of Outcomes by one:
 	// Scenario[i] is tester i's slow tests.
 	Scenario [][]dg.Slow
@@ -34,8 +37,22 @@ type Params struct {
 // Config is the statemachine's configuration.
 func (p Params) Config() dg.Config {
 	return dg.Config{N: p.N, Zeta: p.Zeta, Rounds: p.Rounds, IgnoreWhenOut: p.IgnoreWhenOut, Lossy: p.Loss > 0,
-		Consensus: Paxos{}, Mutant: p.Mutant}
+		Consensus: p.consensus(), Mutant: p.Mutant}
 }
+
+// consensus is the dg.Consensus p.Consensus names.
+func (p Params) consensus() dg.Consensus {
+	if p.Consensus == ConsensusOracle {
+		return Oracle{}
+	}
+	return Paxos{}
+}
+
+// The values of Params.Consensus.
+const (
+	ConsensusPaxos  = "paxos"
+	ConsensusOracle = "oracle"
+)
 
 // Outcomes lists every assignment of at most p.Slow slow tests, as one
 // Start call per process: the alternatives the checker explores (one
@@ -145,6 +162,9 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.IgnoreWhenOut {
 		b.WriteString(" ignore-when-out")
 	}
+	if p.Consensus == ConsensusOracle {
+		b.WriteString(" consensus=oracle")
+	}
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
@@ -161,7 +181,7 @@ func NewModel(p Params) (*env.Model, error) {
 		Properties: Properties(p),
 		Codec: env.Codec{
 			Node:    func(b []byte, r core.Rank, _ int) (core.Machine, error) { return dg.DecodeNode(b, r, cfg) },
-			Message: func(b []byte) (core.Message, error) { return dg.DecodeMessage(b, p.N, Paxos{}) },
+			Message: func(b []byte) (core.Message, error) { return dg.DecodeMessage(b, p.N, cfg.Consensus) },
 		},
 	}
 	if p.Loss > 0 {

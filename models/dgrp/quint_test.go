@@ -19,7 +19,7 @@ import (
 // The Quint specification tla/dgrp.qnt (module dgrp: membership with
 // re-admission, the consensus abstracted as a global log each process
 // learns in order) and the Go machine agree both ways. The Go nodes run
-// with oracle, a consensus that decides what the driver tells it, which is
+// with driven, a consensus that decides what the driver tells it, which is
 // the spec's abstraction (Paxos itself is tla/paxos.qnt's):
 //
 //   - spec → code: TestQuintTracesReplayOnGo replays the committed quint
@@ -38,46 +38,46 @@ import (
 //     differs from what the Go machine gives now; DGRP_WRITE_REPLAY=1
 //     rewrites it.
 
-// oracle is a dg.Consensus whose machine decides a command when it
+// driven is a dg.Consensus whose machine decides a command when it
 // receives decision{data}: the driver plays the consensus.
-type oracle struct{}
+type driven struct{}
 
-type oracleNode struct{}
+type drivenNode struct{}
 
 type decision struct{ Data string }
 
-type oracleValue string
+type drivenValue string
 
-type oracleInput string
+type drivenInput string
 
 func (decision) Kind() string                      { return "DECISION" }
 func (m decision) AppendBinary(b []byte) []byte    { return core.AppendString(b, m.Data) }
 func (m decision) String() string                  { return "decision(" + m.Data + ")" }
-func (v oracleValue) AppendBinary(b []byte) []byte { return core.AppendString(b, string(v)) }
-func (v oracleValue) String() string               { return string(v) }
-func (v oracleInput) AppendBinary(b []byte) []byte { return core.AppendString(b, string(v)) }
-func (v oracleInput) String() string               { return "propose " + string(v) }
+func (v drivenValue) AppendBinary(b []byte) []byte { return core.AppendString(b, string(v)) }
+func (v drivenValue) String() string               { return string(v) }
+func (v drivenInput) AppendBinary(b []byte) []byte { return core.AppendString(b, string(v)) }
+func (v drivenInput) String() string               { return "propose " + string(v) }
 
-func (oracleNode) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
+func (drivenNode) Step(ev core.Event, out []core.Effect) ([]core.Effect, error) {
 	if m, ok := ev.Msg.(decision); ok && ev.Kind == core.EvReceive {
-		return append(out, core.Decide(0, oracleValue(m.Data))), nil
+		return append(out, core.Decide(0, drivenValue(m.Data))), nil
 	}
 	return out, nil
 }
-func (oracleNode) Clone() core.Machine          { return oracleNode{} }
-func (oracleNode) AppendBinary(b []byte) []byte { return b }
-func (oracleNode) String() string               { return "oracle" }
+func (drivenNode) Clone() core.Machine          { return drivenNode{} }
+func (drivenNode) AppendBinary(b []byte) []byte { return b }
+func (drivenNode) String() string               { return "driven" }
 
-func (oracle) New(int, core.Rank) (core.Machine, error) { return oracleNode{}, nil }
-func (oracle) Propose(data string) core.Input           { return oracleInput(data) }
-func (oracle) Decided(v core.Value) (string, bool)      { return string(v.(oracleValue)), true }
-func (oracle) Log(core.Machine) []string                { return nil }
-func (oracle) Timer() uint64                            { return 1 }
-func (oracle) DecodeNode(int, core.Rank, []byte) (core.Machine, error) {
-	return oracleNode{}, nil
+func (driven) New(int, core.Rank) (core.Machine, error) { return drivenNode{}, nil }
+func (driven) Propose(data string) core.Input           { return drivenInput(data) }
+func (driven) Decided(v core.Value) (string, bool)      { return string(v.(drivenValue)), true }
+func (driven) Log(core.Machine) []string                { return nil }
+func (driven) Timer() uint64                            { return 1 }
+func (driven) DecodeNode(int, core.Rank, []byte) (core.Machine, error) {
+	return drivenNode{}, nil
 }
-func (oracle) DecodeMessage(int, []byte) (core.Message, error) {
-	return nil, errors.New("oracle messages are not encoded")
+func (driven) DecodeMessage(int, []byte) (core.Message, error) {
+	return nil, errors.New("driven messages are not encoded")
 }
 
 // envelope is a message in flight; r is the sender's round when it sent
@@ -103,7 +103,7 @@ type driver struct {
 func newDriver(t *testing.T, n, zeta, rounds int, slow [][]dg.Slow) *driver {
 	t.Helper()
 	d := &driver{learned: make([]int, n)}
-	cfg := dg.Config{N: n, Zeta: zeta, Rounds: rounds, Consensus: oracle{}}
+	cfg := dg.Config{N: n, Zeta: zeta, Rounds: rounds, Consensus: driven{}}
 	for r := range n {
 		node, err := dg.New(core.Rank(r), cfg)
 		if err != nil {

@@ -37,7 +37,7 @@ const (
 // DefaultCheck are the defaults of `ftcheck check dgrp`.
 var DefaultCheck = Params{N: 3, Zeta: 2, Rounds: 1, Imperfect: true, Slow: 1}
 
-var flagNames = []string{"n", "zeta", "rounds", "imperfect", "slow", "loss", "ignore-when-out", "mutant"}
+var flagNames = []string{"n", "zeta", "rounds", "imperfect", "slow", "loss", "ignore-when-out", "consensus", "mutant"}
 
 func defineCheck(fs *flag.FlagSet) registry.Builder {
 	d := DefaultCheck
@@ -48,6 +48,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	slow := fs.Int("slow", d.Slow, fmt.Sprintf("budget of slow tests (over the recommendation threshold) in a run, the environment's choice, 0 … %d", MaxCheckSlow))
 	loss := fs.Int("loss", d.Loss, fmt.Sprintf("loss budget L: at most this many messages lost in a run, 0 … %d", MaxCheckLoss))
 	ignore := fs.Bool("ignore-when-out", false, "AMBIGUOUS-2 read literally: a process outside its own view ignores what it receives")
+	cons := fs.String("consensus", ConsensusPaxos, "re-admission consensus: paxos (statemachine/paxos) or oracle (a sequencer deciding in arrival order, each process learning in order: the decisions Paxos makes without crashes)")
 	mut := fs.String("mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
 		if err := flagcheck.First(
@@ -59,11 +60,14 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 		); err != nil {
 			return nil, err
 		}
+		if *cons != ConsensusPaxos && *cons != ConsensusOracle {
+			return nil, fmt.Errorf("--consensus %q: want paxos or oracle", *cons)
+		}
 		if m := mutant.Name(*mut); m != mutant.None && !slices.Contains(dg.Mutants, m) {
 			return nil, fmt.Errorf("--mutant %q: unknown dgrp mutant (see ftcheck list)", *mut)
 		}
 		p := Params{N: *n, Zeta: *zeta, Rounds: *rounds, Imperfect: *imperfect, Slow: *slow, Loss: *loss,
-			IgnoreWhenOut: *ignore, Mutant: mutant.Name(*mut)}
+			IgnoreWhenOut: *ignore, Consensus: *cons, Mutant: mutant.Name(*mut)}
 		m, err := NewModel(p)
 		if err != nil {
 			return nil, err
