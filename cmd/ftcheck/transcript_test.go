@@ -51,6 +51,7 @@ var cheapTranscripts = []string{
 	"check twophase --rm 3 --mutants --quiet",
 	// docs/diagnosis.md
 	"check vcube --n 8 --events 1 --property TestsPerCycle",
+	"check vcube --timing bounded --n 4 --crashes 1 --mutant round-2delta",
 }
 
 type transcript struct {
