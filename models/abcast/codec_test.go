@@ -21,6 +21,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		{Variant: ab.UB, Core: 3, Messages: 1, Crashes: 1},
 		{Variant: ab.BB, Core: 3, Messages: 1, Crashes: 1},
 		{Variant: ab.ConsensusBased, Core: 2, Messages: 2, K: 2},
+		{Variant: ab.ConsensusBased, Core: 3, Messages: 1, K: 3, Crashes: 1, Oracle: true, Detector: env.DetectorLocal, ForgetCrashed: true},
 	} {
 		m, err := abcast.NewModel(p)
 		if err != nil {
