@@ -67,17 +67,17 @@ func NetModel(p Params) (*env.Model, error) {
 	})
 }
 
-// NetRunner is NetModel built from the parameters of `ftcheck check
-// hyperquicksort` (its flags: n, non-recommended-max, values, inputs,
-// baseline, mutant), as a registry runner recording those parameters.
-func NetRunner(params map[string]string) (registry.Runner, error) {
+// RunParams reads the parameters of `ftcheck check hyperquicksort` (its
+// flags: n, non-recommended-max, values, inputs, baseline, mutant; the
+// defaults for those missing).
+func RunParams(params map[string]string) (Params, error) {
 	p := DefaultCheck
 	ints := map[string]*int{"n": &p.N, "non-recommended-max": &p.MaxNonRec, "values": &p.Values, "inputs": &p.Inputs}
 	for k, dst := range ints {
 		if s, ok := params[k]; ok {
 			x, err := strconv.Atoi(s)
 			if err != nil {
-				return nil, fmt.Errorf("--%s %q: not an integer", k, s)
+				return p, fmt.Errorf("--%s %q: not an integer", k, s)
 			}
 			*dst = x
 		}
@@ -85,11 +85,22 @@ func NetRunner(params map[string]string) (registry.Runner, error) {
 	if s, ok := params["baseline"]; ok {
 		b, err := parseBaseline(s)
 		if err != nil {
-			return nil, err
+			return p, err
 		}
 		p.Baseline = b
 	}
 	p.Mutant = mutant.Name(params["mutant"])
+	return p, p.Validate()
+}
+
+// NetRunner is NetModel built from the parameters of `ftcheck check
+// hyperquicksort` (RunParams), as a registry runner recording those
+// parameters.
+func NetRunner(params map[string]string) (registry.Runner, error) {
+	p, err := RunParams(params)
+	if err != nil {
+		return nil, err
+	}
 	em, err := NetModel(p)
 	if err != nil {
 		return nil, err

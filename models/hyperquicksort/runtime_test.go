@@ -18,8 +18,9 @@ import (
 // called and messages are delivered (the first enabled each time) until
 // none is left. Every property is checked after every step. It returns
 // the store a live process returned at the last barrier, or the first
-// property violated with the number of steps taken.
-func gatedRun(t *testing.T, em *env.Model, n int, killed []core.RankSet) (hq.Lists, error) {
+// property violated with the number of steps taken. It records the steps
+// in *trace when trace is not nil.
+func gatedRun(t *testing.T, em *env.Model, n int, killed []core.RankSet, trace ...*[]checker.Step) (hq.Lists, error) {
 	t.Helper()
 	w := em.Init()[0]
 	var dead core.RankSet
@@ -36,6 +37,9 @@ func gatedRun(t *testing.T, em *env.Model, n int, killed []core.RankSet) (hq.Lis
 		}
 		w = next
 		steps++
+		for _, tr := range trace {
+			*tr = append(*tr, checker.Step{Action: a})
+		}
 		for _, p := range em.Properties() {
 			if err := p.Check(w); err != nil && bad == nil {
 				bad = fmt.Errorf("step %d: %s: %w", steps, p.Name, err)
@@ -119,9 +123,13 @@ func TestNetModelMatchesCheckedModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := gatedRun(t, em, tc.n, tc.killed)
+			var steps []checker.Step
+			got, err := gatedRun(t, em, tc.n, tc.killed, &steps)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if _, err := ReplayOnChecked(p, steps); err != nil {
+				t.Errorf("the run replayed on check's model: %v", err)
 			}
 			var sched []core.RankSet
 			var so core.RankSet
@@ -189,5 +197,27 @@ func TestNetModelSameViewNeedsTheGate(t *testing.T) {
 		if want := map[bool][]string{true: {"same-view"}}[i == 3]; !slices.Equal(failed, want) {
 			t.Errorf("after step %d (%v): failed %v, want %v", i+1, a, failed, want)
 		}
+	}
+}
+
+// TestReplayOnCheckedCatchesSkipStore: the network model's run of
+// skip-store (p3 dead before the first round, n = 8), up to the step at
+// which its sorted fails, replayed on check's model: every step maps, and
+// the model's permutation fails at the end, after its 63rd step: its
+// output (each virtual rank's list as its last player holds it) lacks p3's
+// share [6, 8], which p2 never read.
+func TestReplayOnCheckedCatchesSkipStore(t *testing.T) {
+	p := Params{N: 8, MaxNonRec: 1, Values: 2, Inputs: 2, Mutant: hq.MutantSkipStore}
+	em, err := NetModel(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var three core.RankSet
+	three.Add(3)
+	var steps []checker.Step
+	gatedRun(t, em, 8, []core.RankSet{three, {}, {}}, &steps)
+	n, err := ReplayOnChecked(p, steps)
+	if err == nil || n != 63 || !strings.Contains(err.Error(), "permutation") {
+		t.Errorf("got %d steps, %v; want permutation failing after 63 steps", n, err)
 	}
 }
