@@ -8,6 +8,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"sort"
@@ -304,6 +305,12 @@ func FlagParams(fs *flag.FlagSet) map[string]string {
 func ErrUnknownMutant(model, name string) error {
 	return fmt.Errorf("--mutant %q: unknown %s mutant (see ftcheck list)", name, model)
 }
+
+// ErrMutantNotHere wraps the error of --mutant NAME when the model has the
+// mutant, but not as configured by its other flags (vcube's mutants of the
+// network model under --timing rounds): ftcheck check --mutants leaves it
+// out of the table.
+var ErrMutantNotHere = errors.New("a mutant of another configuration of the model")
 
 // EnvModel returns the message-passing model behind r, if r was made by
 // Erase from an *env.Model (tests drive such models with their own

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -44,6 +45,9 @@ func checkMutants(p *registry.Protocol, fs *flag.FlagSet, opt checker.Options, a
 	}
 	for _, m := range p.Mutants {
 		r, err := p.Build(append(append([]string{}, base...), "--mutant", m.Name))
+		if errors.Is(err, registry.ErrMutantNotHere) {
+			continue
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("mutant %s: %w", m.Name, err)
 		}

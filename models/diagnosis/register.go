@@ -77,7 +77,7 @@ func define(alg string) func(fs *flag.FlagSet) registry.Builder {
 				return nil, registry.ErrUnknownMutant(alg, *mut)
 			}
 			if slices.Contains(netOnlyMutants, mutant.Name(*mut)) {
-				return nil, fmt.Errorf("--mutant %s: a mutant of the network model (--timing bounded)", *mut)
+				return nil, fmt.Errorf("--mutant %s: %w: the network model (--timing bounded)", *mut, registry.ErrMutantNotHere)
 			}
 			m, err := New(alg, *n, fm, events, mutant.Name(*mut))
 			if err != nil {
