@@ -19,6 +19,8 @@ func TestDocsCounts(t *testing.T) {
 		{Args: "--variant ub --core 3 --messages 1 --crashes 1 --detector none --forget-crashed --dfs --por", States: 542, Transitions: 993, Depth: 12},
 		{Args: "--variant bb --core 3 --messages 1 --crashes 1 --detector none --forget-crashed --dfs --por", States: 1227, Transitions: 2845, Depth: 14},
 		{Args: "--variant consensus --core 3 --messages 1 --k 3 --crashes 1 --detector coordinator --forget-crashed", States: 294728, Transitions: 1572434, Depth: 23, Long: true},
+		{Args: "--variant consensus --core 3 --messages 1 --k 3 --crashes 1 --consensus oracle", States: 32232, Transitions: 83350, Depth: 16},
+		{Args: "--variant consensus --core 3 --messages 1 --k 3 --crashes 1 --consensus oracle --detector coordinator --forget-crashed", States: 4616, Transitions: 15432, Depth: 13},
 		{Args: "--variant bb --core 3 --messages 2 --crashes 1 --detector none --forget-crashed --dfs --por", States: 3783723, Transitions: 15497558, Depth: 27, Long: true},
 		{Args: "--variant ub --core 4 --messages 1 --crashes 1", States: 3057000, Transitions: 17137449, Depth: 23, Long: true},
 		{Args: "--variant ub --core 3 --messages 2 --crashes 1 --dfs --por", States: 14373675, Transitions: 47998460, Depth: 25, Long: true},
