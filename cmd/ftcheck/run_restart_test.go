@@ -103,10 +103,11 @@ func runMsglogRestart(t *testing.T, kill time.Duration) (string, bool) {
 // sent m1 and before it sent m5, P0, still waiting for m5, delivers m1 a
 // second time. Its output is then no failure-free run's (run exit 1), and
 // validate finds the duplicate delivery. The kill is tried at growing
-// times, 4 ms apart, until one falls in that window (P1's log of the
-// killed incarnation says where it fell; the window is some milliseconds
-// wide, as each of P1's steps fsyncs its stable storage); a kill outside
-// it shows nothing, and is skipped.
+// times, 4 ms apart, until one falls in that window (P0's log says where:
+// m1 received from the killed P1 and m5 not, before P0 is told of the
+// restart; the window is some milliseconds wide, as each of P1's steps
+// fsyncs its stable storage); a kill outside it shows nothing, and is
+// skipped.
 func TestRunMsglogMutantRejected(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -117,12 +118,14 @@ func TestRunMsglogMutantRejected(t *testing.T) {
 		args := []string{"run", "msglog", "--program", "fig51", "--procs", "3", "--mutant", "retransmit-received",
 			"--kill", fmt.Sprintf("1@%v", kill), "--restart", fmt.Sprintf("1@%v", kill+100*time.Millisecond), "--trace", dir}
 		code, out, errs := ftcheckProcess(t, args...)
-		log, err := os.ReadFile(filepath.Join(dir, "p1.ndjson"))
+		log, err := os.ReadFile(filepath.Join(dir, "p0.ndjson"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(log), `"text":"send APP(seq=1`) || strings.Contains(string(log), `"text":"send APP(seq=2`) {
-			t.Logf("kill at %v: P1 had not sent m1, or had sent m5; next", kill)
+		// Before P0 is told of P1's restart: m1 received, m5 not.
+		before, _, _ := strings.Cut(string(log), `"kind":"recovered"`)
+		if !strings.Contains(before, `"text":"recv APP(seq=1`) || strings.Contains(before, `"text":"recv APP(seq=2`) {
+			t.Logf("kill at %v: P0 had not received m1 from the killed P1, or had received m5; next", kill)
 			continue
 		}
 		caught = true
