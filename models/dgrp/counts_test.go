@@ -21,6 +21,7 @@ func TestDocsCounts(t *testing.T) {
 		{"--rounds 2 --imperfect=false", Params{N: 3, Zeta: 2, Rounds: 2, Imperfect: false, Slow: 1}, 5225},
 		{"--loss 1", Params{N: 3, Zeta: 2, Rounds: 1, Imperfect: true, Slow: 1, Loss: 1}, 82533},
 		{"--rounds 2 --zeta 1 --consensus oracle", Params{N: 3, Zeta: 1, Rounds: 2, Imperfect: true, Slow: 1, Consensus: ConsensusOracle}, 66458},
+		{"--rounds 3 --imperfect=false --zeta 1 --consensus oracle", Params{N: 3, Zeta: 1, Rounds: 3, Imperfect: false, Slow: 1, Consensus: ConsensusOracle}, 180697},
 		{"--rounds 3 --imperfect=false --zeta 2 --consensus oracle", Params{N: 3, Zeta: 2, Rounds: 3, Imperfect: false, Slow: 1, Consensus: ConsensusOracle}, 52699},
 	} {
 		m, err := NewModel(c.p)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/golden"
 	dg "github.com/ftkernel/ftkernel/statemachine/dgrp"
 )
 
@@ -529,16 +530,5 @@ func TestGoRunAsQuintReplay(t *testing.T) {
 			t.Fatalf("the Go run has no %s…", want)
 		}
 	}
-	if os.Getenv("DGRP_WRITE_REPLAY") == "1" {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs from the Go run: the machine changed; rewrite it with DGRP_WRITE_REPLAY=1 and rerun quint test", file)
-	}
+	golden.Check(t, file, got, "DGRP_WRITE_REPLAY")
 }
