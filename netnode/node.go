@@ -767,8 +767,12 @@ type outbox struct {
 	wake    chan struct{}
 }
 
-// directWrite bounds add's own write of a frame.
-const directWrite = time.Millisecond
+// directWrite bounds add's own write of a frame. A deadline also fails a
+// write that starts after it (a goroutine descheduled on a loaded
+// machine): 20 ms leaves room for that. A peer that does not read costs a
+// step this once: the rest is queued, and later frames go to the queue
+// until it is written.
+const directWrite = 20 * time.Millisecond
 
 func (o *outbox) add(frame []byte) {
 	o.mu.Lock()
