@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/checker/env"
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/registry"
@@ -81,6 +82,10 @@ type runScenario struct {
 	// gated: the parent makes every call (barrierGate,
 	// run_hyperquicksort.go), not the processes themselves.
 	gated bool
+	// replay, when set, replays validate's merged steps (a run of the
+	// net model) on the model the registered protocol checks: the line
+	// for validate's report, or what fails there.
+	replay func(params map[string]string, steps []checker.Step) (string, error)
 }
 
 // runnerFor is the runner of scenario sc for the model r was built as.

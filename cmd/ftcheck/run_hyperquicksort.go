@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ftkernel/ftkernel/checker"
 	"github.com/ftkernel/ftkernel/core"
 	hqm "github.com/ftkernel/ftkernel/models/hyperquicksort"
 	"github.com/ftkernel/ftkernel/registry"
@@ -40,6 +41,23 @@ var hyperquicksortScenario = runScenario{
 	net:       hqm.NetRunner,
 	gated:     true,
 	compare:   hyperquicksortCompare,
+	replay:    hyperquicksortReplay,
+}
+
+// hyperquicksortReplay replays validate's merged steps on the model
+// `ftcheck check hyperquicksort` explores (models/hyperquicksort
+// ReplayOnChecked).
+func hyperquicksortReplay(params map[string]string, steps []checker.Step) (string, error) {
+	p, err := hqm.RunParams(params)
+	if err != nil {
+		return "", err
+	}
+	n, err := hqm.ReplayOnChecked(p, steps)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("replayed on the model of ftcheck check hyperquicksort (%d steps: choices of the non-recommended sets, starts, deliveries, barriers): "+
+		"every step is enabled there, its properties hold, and it ends with the same lists by virtual rank", n), nil
 }
 
 // hyperquicksortCompare checks the store every live process returned at

@@ -189,6 +189,13 @@ func validateDir(dir string) (*validateReport, string, error) {
 		verdict.FirstBad = mg.badLabel
 		verdict.Problem = fmt.Sprintf("%s (step %d): %s", mg.badLabel, len(mg.steps)+1, mg.bad)
 	}
+	if sc := runScenarios[h.Model]; sc.replay != nil && verdict.Problem == "" {
+		line, err := sc.replay(h.Params, mg.steps)
+		if err != nil {
+			verdict.Problem = fmt.Sprintf("the merged steps replayed on the checked model: %v", err)
+		}
+		verdict.Replayed = line
+	}
 	verdict.OK = verdict.Problem == ""
 	verdict.Detector = h.Detector
 	return verdict, r.Name(), nil
@@ -509,9 +516,13 @@ type validateReport struct {
 	Cut        uint64   `json:"cut_tick,omitempty"`
 	Unchecked  int      `json:"unchecked_lines,omitempty"`
 	Properties []string `json:"properties"`
-	OK         bool     `json:"ok"`
-	FirstBad   string   `json:"first_bad_line,omitempty"`
-	Problem    string   `json:"problem,omitempty"`
+	// Replayed says how the merged steps replayed on the model the
+	// protocol's check explores, when the scenario has a net model of
+	// its own (hyperquicksort).
+	Replayed string `json:"replayed_on_checked_model,omitempty"`
+	OK       bool   `json:"ok"`
+	FirstBad string `json:"first_bad_line,omitempty"`
+	Problem  string `json:"problem,omitempty"`
 }
 
 func (v *validateReport) print(w io.Writer, name string) {
@@ -537,6 +548,9 @@ func (v *validateReport) print(w io.Writer, name string) {
 	if v.OK {
 		fmt.Fprintf(w, "merged into %d steps in a causally consistent order: every step is enabled in the model and has the logged effects\n", v.Steps)
 		fmt.Fprintf(w, "every checked property holds along the run: %s\n", strings.Join(v.Properties, ", "))
+		if v.Replayed != "" {
+			fmt.Fprintln(w, v.Replayed)
+		}
 		return
 	}
 	fmt.Fprintf(w, "validate: %s\n", v.Problem)
