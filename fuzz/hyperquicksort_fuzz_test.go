@@ -1,10 +1,13 @@
 package fuzz
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/ftkernel/ftkernel/checker"
+	"github.com/ftkernel/ftkernel/internal/mutant"
 	model "github.com/ftkernel/ftkernel/models/hyperquicksort"
+	hq "github.com/ftkernel/ftkernel/statemachine/hyperquicksort"
 )
 
 // FuzzHyperquicksortSchedule: data[0] picks n (2, 4, 8 or 16) and the
@@ -19,47 +22,70 @@ func FuzzHyperquicksortSchedule(f *testing.F) {
 	f.Add([]byte{2, 0x35, 7, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	f.Add([]byte{7, 0xff, 3, 200, 100, 50, 25, 12, 6, 3, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) < 3 {
-			return
-		}
-		n := 2 << (data[0] % 4)
-		p := model.Params{
-			N: n, Baseline: model.Baseline(data[0] / 4 % 2),
-			Values: 1 + int(data[1]%4), MaxNonRec: int(data[1]/4) % n,
-			Inputs: 1, InputBase: int(data[2]),
-		}
-		m, err := model.NewModel(p)
-		if err != nil {
+		if err := hyperquicksortRun(data, mutant.None); err != nil {
 			t.Fatal(err)
 		}
-		w := m.Init()[0]
-		var buf []checker.Action
-		for k := 3; ; k++ {
-			buf = m.Actions(w, buf[:0])
-			if len(buf) == 0 {
-				break
-			}
-			pick := 0
-			if k < len(data) {
-				pick = int(data[k])
-			}
-			if w, err = m.Apply(w, buf[pick%len(buf)]); err != nil {
-				t.Fatalf("%+v: step %d: %v", p, k-3, err)
-			}
-			for _, pr := range m.Properties() {
-				if pr.Kind == checker.Invariant && !pr.ExpectFail {
-					if err := pr.Check(w); err != nil {
-						t.Fatalf("%+v: %s: %v", p, pr.Name, err)
-					}
-				}
-			}
-		}
-		for _, pr := range m.Properties() {
-			if pr.Kind == checker.Quiescence && !pr.ExpectFail {
-				if err := pr.Check(w); err != nil {
-					t.Fatalf("%+v: %s: %v", p, pr.Name, err)
-				}
-			}
-		}
 	})
+}
+
+// hyperquicksortRun is one run of FuzzHyperquicksortSchedule's target
+// under mutant mut: the first error or violated property.
+func hyperquicksortRun(data []byte, mut mutant.Name) error {
+	if len(data) < 3 {
+		return nil
+	}
+	n := 2 << (data[0] % 4)
+	p := model.Params{
+		N: n, Baseline: model.Baseline(data[0] / 4 % 2),
+		Values: 1 + int(data[1]%4), MaxNonRec: int(data[1]/4) % n,
+		Inputs: 1, InputBase: int(data[2]), Mutant: mut,
+	}
+	m, err := model.NewModel(p)
+	if err != nil {
+		return err
+	}
+	w := m.Init()[0]
+	var buf []checker.Action
+	check := func(kind checker.PropertyKind) error {
+		for _, pr := range m.Properties() {
+			if pr.Kind == kind && !pr.ExpectFail {
+				if err := pr.Check(w); err != nil {
+					return fmt.Errorf("%+v: %s: %w", p, pr.Name, err)
+				}
+			}
+		}
+		return nil
+	}
+	for k := 3; ; k++ {
+		buf = m.Actions(w, buf[:0])
+		if len(buf) == 0 {
+			return check(checker.Quiescence)
+		}
+		pick := 0
+		if k < len(data) {
+			pick = int(data[k])
+		}
+		if w, err = m.Apply(w, buf[pick%len(buf)]); err != nil {
+			return fmt.Errorf("%+v: step %d: %w", p, k-3, err)
+		}
+		if err := check(checker.Invariant); err != nil {
+			return err
+		}
+	}
+}
+
+// TestHyperquicksortTargetCanFail: the fuzz target's check fails on a
+// schedule under the skip-store mutant (n = 4, {p0,p1,p2} non-recommended
+// in the first round: p3 plays every rank from empty copies) and passes on
+// the same schedule without it.
+func TestHyperquicksortTargetCanFail(t *testing.T) {
+	data := []byte{1, 13, 0, 7}
+	if err := hyperquicksortRun(data, hq.MutantSkipStore); err == nil {
+		t.Error("skip-store: no violation")
+	} else {
+		t.Log(err)
+	}
+	if err := hyperquicksortRun(data, mutant.None); err != nil {
+		t.Error(err)
+	}
 }
