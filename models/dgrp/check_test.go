@@ -123,3 +123,34 @@ func TestBarrierAgreementFails(t *testing.T) {
 		t.Log(s.Text)
 	}
 }
+
+// TestMutantsCaughtOverOracle: over the smaller consensus model, one bound
+// with re-admission (`ftcheck check dgrp --rounds 2 --zeta 1 --consensus
+// oracle --mutants`: N = 3, ζ = 1, two rounds, imperfect tests, one slow)
+// holds for the protocol (TestDocsCounts) and catches every mutant by
+// breadth-first search, with the shortest counterexample of the pinned
+// length.
+func TestMutantsCaughtOverOracle(t *testing.T) {
+	for _, c := range []struct {
+		mut   mutant.Name
+		prop  string
+		steps int
+	}{
+		{dg.MutantReadmitWithoutConsensus, Readmission, 7},
+		{dg.MutantRemoveOnlyIfAll, Membership, 15},
+		{dg.MutantNoEventsBroadcast, Membership, 15},
+		{dg.MutantDoubleIncrement, RemovalByTest, 20},
+		{dg.MutantRequesterProposes, LeaderLowest, 7},
+		{dg.MutantKeepDuplicates, OneConsensus, 17},
+	} {
+		p := Params{N: 3, Zeta: 1, Rounds: 2, Imperfect: true, Slow: 1, Consensus: ConsensusOracle, Mutant: c.mut}
+		res := run(t, p, c.prop)
+		if len(res.Violations) == 0 {
+			t.Errorf("%s: %s not violated (%d states, %v)", c.mut, c.prop, res.States, res.Stop)
+			continue
+		}
+		if n := len(res.Violations[0].Steps); n != c.steps {
+			t.Errorf("%s: %s violated in %d steps, pinned %d", c.mut, c.prop, n, c.steps)
+		}
+	}
+}
