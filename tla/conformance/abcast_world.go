@@ -24,11 +24,10 @@ import (
 
 // AbInstance is an instance module of tla/abcast.qnt.
 type AbInstance struct {
-	Module                string
-	Variant               ab.Variant
-	N, Msgs, K, Crashes   int
-	Mutant                mutant.Name // the spec's MUTANT ("" for the instances)
-	variantName, mutantID string
+	Module              string
+	Variant             ab.Variant
+	N, Msgs, K, Crashes int
+	Mutant              mutant.Name // the spec's MUTANT ("" for the instances)
 }
 
 // abcastInstances are abcast.qnt's ub3, bb3 and cons3.
