@@ -158,8 +158,18 @@ func (r *SimResult) Text() string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "  output by rank %s: sorted %v, whole input %v", hq.FormatLists(r.Output), r.Sorted, r.Complete)
-	if len(r.Lost) > 0 {
+	if total := r.P.N * r.P.Values; total <= 64 {
+		fmt.Fprintf(&b, "  output by rank %s: sorted %v, whole input %v", hq.FormatLists(r.Output), r.Sorted, r.Complete)
+	} else {
+		sizes := make([]string, len(r.Output))
+		for v, l := range r.Output {
+			sizes[v] = strconv.Itoa(len(l))
+		}
+		fmt.Fprintf(&b, "  output list sizes by rank %s (--json gives the lists): sorted %v, whole input %v", strings.Join(sizes, " "), r.Sorted, r.Complete)
+	}
+	if len(r.Lost) > 64 {
+		fmt.Fprintf(&b, ", lost %d values", len(r.Lost))
+	} else if len(r.Lost) > 0 {
 		fmt.Fprintf(&b, ", lost %s", hq.FormatValues(r.Lost))
 	}
 	s := r.Stats
