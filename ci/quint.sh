@@ -4,7 +4,8 @@
 # round-based gossip failure detector, BRR and DBRR (gossipfd*.qnt),
 # P2P-MPI replica coordination (replica*.qnt), the observation ring
 # failure detector (ringfd*.qnt), Multi-Paxos (paxos*.qnt), VCube
-# (vcube.qnt) and the DGRP's membership (dgrp*.qnt).
+# (vcube.qnt), the DGRP's membership (dgrp*.qnt) and message logging's
+# recovery (msglog.qnt).
 #
 #   bash ci/quint.sh            # from the repo root (or from anywhere)
 #
@@ -366,6 +367,34 @@ dgrp_checks() {
   echo "== dgrp checks took $(( $(date +%s) - dstart ))s"
 }
 dgrp_checks
+
+# ------------------------------------------ msglog (message logging's recovery)
+# msglog_checks: tla/msglog.qnt, statemachine/msglog's counters, re-send
+# and suppression rule on the ring program; the conformance both ways is
+# the Go test models/msglog quint_test.go. Knob: QUINT_MSGLOG_SAMPLES
+# (default 200; runs end at quiescence, about 30 steps).
+msglog_checks() {
+  local ms="${QUINT_MSGLOG_SAMPLES:-200}"
+  echo "== msglog: recovery's counters, re-send, suppression (tla/msglog.qnt)"
+  local mstart=$(date +%s)
+  mrun() { "$QUINT" run --backend typescript --seed "$SEED" --max-steps 80 --verbosity 1 "$@"; }
+  step "typecheck msglog.qnt" "$QUINT" typecheck tla/msglog.qnt
+  step "test traces/go/msglog_replay (Go walks with a crash and its restart)" \
+    "$QUINT" test tla/traces/go/msglog_replay.qnt --main msglog_replay --backend typescript --seed "$SEED"
+  # Inv = inOrder (every message arrives once, in sequence), gcSafe, termination
+  step "run msglog3 Inv ($ms samples, one crash)" mrun tla/msglog.qnt --main msglog3 --invariant Inv --max-samples "$ms"
+  step "run msglog3x2 Inv ($(( ms / 2 )) samples, two crashes)" \
+    mrun tla/msglog.qnt --main msglog3x2 --invariant Inv --max-samples "$(( ms / 2 ))"
+  # a run with a crash and its recovery ends with every program done
+  expect_violation "msglog3 reaches the end after a crash (witness)" \
+    mrun tla/msglog.qnt --main msglog3 --invariant "not(crashes == 1 and done)" --max-samples "$ms"
+  expect_violation "msglog mutant msglog3Retransmit (inOrder)" \
+    mrun tla/msglog.qnt --main msglog3Retransmit --invariant inOrder --max-samples "$ms"
+  expect_violation "msglog mutant msglog3ResendSkip (termination)" \
+    mrun tla/msglog.qnt --main msglog3ResendSkip --invariant termination --max-samples "$ms"
+  echo "== msglog checks took $(( $(date +%s) - mstart ))s"
+}
+msglog_checks
 
 echo "== quint checks took $(( $(date +%s) - start ))s"
 echo "quint: $passed passed, $failed failed"

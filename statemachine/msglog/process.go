@@ -196,6 +196,25 @@ func (p *Process) SeqSent(j core.Rank) uint64 { return p.st.SeqSent[j] }
 func (p *Process) SeqRecv(j core.Rank) uint64 { return p.st.SeqRecv[j] }
 func (p *Process) DetID() uint64              { return p.st.DetID }
 
+// PC is the index of the program operation the process runs next.
+func (p *Process) PC() int { return p.st.PC }
+
+// Arrived is how many of j's messages the process has: delivered, or
+// arrived and not yet delivered (what its COUNTERS and RESEND_FROM report).
+func (p *Process) Arrived(j core.Rank) uint64 { return p.arrived(j) }
+
+// Down reports whether the process holds j crashed and not yet asking for
+// its messages (sends to j are logged, not transmitted).
+func (p *Process) Down(j core.Rank) bool { return p.down[j] }
+
+// PeerRecv is j's receive count as j's RESEND_FROM or COUNTERS told it,
+// and whether one came (a restarted process suppresses its sends up to
+// it).
+func (p *Process) PeerRecv(j core.Rank) (uint64, bool) { return p.peerRecv[j], p.counters[j] }
+
+// CheckpointPC is the program counter the last checkpoint holds.
+func (p *Process) CheckpointPC() int { return p.ck.PC }
+
 // CheckpointRecv is the receive counter for j in the last checkpoint: what
 // the process rolls back to.
 func (p *Process) CheckpointRecv(j core.Rank) uint64 { return p.ck.SeqRecv[j] }
