@@ -31,7 +31,7 @@ func TestNetHolds(t *testing.T) {
 // TestNetCompletenessBoundTight: the smallest completeness bounds of docs/diagnosis.md are
 // tight: one round less fails, each time for a node dead from the start. At n = 4 with three
 // crashes the last live node needs (log2 4)² = 4 rounds; at n = 8 with one crash, p4 tests p0
-// only in rounds with s = 3, so it learns of p0 in round 3 at the earliest (log2 8).
+// only in rounds with s = 3, so it learns of p0 at the end of round 3 at the earliest (log2 8).
 func TestNetCompletenessBoundTight(t *testing.T) {
 	for _, tc := range []struct {
 		n, crashes, bound string
