@@ -10,6 +10,10 @@
 // neither test nor answer, and their state is frozen until they recover. Event changes a node's
 // state; a recovering node restarts from the initial state (every node believed fault-free).
 //
+// VCubeNode is VCube as one core.Machine per node over a network, the machine that ftcheck run
+// vcube runs over TCP: a test is a TEST message and its REPLY, rounds are timed (2Δ + 1 ticks),
+// and a tested node that has not answered by the round's deadline is tested faulty.
+//
 // Everything here is deterministic and imports only core: the checker (models/diagnosis) chooses
 // fault sets and event placements, and observes each round's tests through Round's result.
 package diagnosis
