@@ -11,6 +11,10 @@
 // states are every fault set of at most faulty-max nodes, leaving one node fault-free, with every
 // node believing every node fault-free: the checker branches over fault sets and event
 // placements, never over test outcomes, which PMC's accurate tests fix.
+//
+// vcube --timing bounded is another model: VCube over a network (NewEnvModel), one
+// statemachine/diagnosis.VCubeNode per node in checker/env's bounded-delay environment, with
+// crashes at any step; it is what ftcheck run vcube runs and ftcheck validate replays.
 package diagnosis
 
 import (
