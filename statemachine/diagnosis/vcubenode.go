@@ -186,7 +186,8 @@ func (v *VCubeNode) beginRound(out []core.Effect) []core.Effect {
 }
 
 // endRound applies the round's deadline: every tested node that did not answer is tested
-// faulty (a new event when the node believed it fault-free: its timestamp is incremented).
+// faulty (§3.3, after Jalote: "if the reply misses a timeout, the node is considered faulty"), a
+// new event when the node believed it fault-free: its timestamp is incremented (§3.4).
 // MutantSilenceFaultFree leaves it as it was believed.
 func (v *VCubeNode) endRound() {
 	if v.cfg.Mutant != MutantSilenceFaultFree {
@@ -199,8 +200,8 @@ func (v *VCubeNode) endRound() {
 	v.pending = core.RankSet{}
 }
 
-// fromReply applies j's answer to this round's test: j is tested fault-free (a new event when
-// it was believed faulty) and its newer entries are merged (vcubeMerge). A reply to no test of
+// fromReply applies j's answer to this round's test (§3.4): j is tested fault-free (a new event
+// when it was believed faulty) and its newer entries are merged (vcubeMerge). A reply to no test of
 // the current round (a late one, when a delay exceeded Δ) changes nothing.
 func (v *VCubeNode) fromReply(j core.Rank, m TestReply) {
 	if !v.pending.Has(j) || int(m.S) != v.s {
