@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -94,6 +95,27 @@ func runMsglogRestart(t *testing.T, kill time.Duration) (string, bool) {
 	}
 	if vcode != 0 || !strings.Contains(vout, "every checked property holds") || !strings.Contains(vout, "restarted: p1") {
 		t.Fatalf("validate (run %v): exit %d\n%s%s", args, vcode, vout, verrs)
+	}
+	// The restart's effects are the model's Recover() stepped with
+	// Restart: a restart line without them diverges.
+	path := filepath.Join(dir, "p1.1.ndjson")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(b), "\n", 3)
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(lines[1]), &rec); err != nil || rec["ev"].(map[string]any)["kind"] != "restart" {
+		t.Fatalf("p1.1.ndjson:2 is not the restart (%v): %s", err, lines[1])
+	}
+	rec["eff"] = []any{}
+	nb, _ := json.Marshal(rec)
+	lines[1] = string(nb)
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := ftcheck(t, "validate", dir); code != 1 || !strings.Contains(out, "p1.1.ndjson:2") || !strings.Contains(out, "diverged") {
+		t.Errorf("validate with the restart's effects removed: exit %d, want 1 naming p1.1.ndjson:2 as diverged\n%s", code, out)
 	}
 	return vout, false
 }

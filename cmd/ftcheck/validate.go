@@ -392,9 +392,14 @@ func merge(m *env.Model, logs []*rankTrace, killed map[int]bool) *merged {
 		if best < 0 {
 			rec := logs[first].recs[next[first]]
 			why := fmt.Sprintf("%s cannot be placed: ", rec.Event.Text)
-			if rec.Event.Kind == "suspect" {
+			switch {
+			case !rs.sendsReady(rec):
+				why += "it sends to an incarnation of a process that never restarted as it"
+			case rec.Event.Kind == "suspect":
 				why += fmt.Sprintf("p%d was never killed", rec.Event.Peer)
-			} else {
+			case rec.Event.Kind == "restart", rec.Event.Kind == "recovered":
+				why += "the model does not allow the restart here (a live process not told of the crash, a send to the dead process still to be placed, or no restart)"
+			default:
 				why += fmt.Sprintf("p%d logged no such send to p%d", rec.Event.Peer, first)
 			}
 			return fail(logs[first].label(first, next[first]), why)
