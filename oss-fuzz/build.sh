@@ -40,6 +40,7 @@ FuzzGossipfdDecode gossipfd_decode
 FuzzGossipfdSchedule gossipfd_schedule
 FuzzHyperquicksortSchedule hyperquicksort_schedule
 FuzzMsglogDecodeMessage msglog_decode_message
+FuzzMsglogDecodeWorld msglog_decode_world
 FuzzMsglogParseDet msglog_parse_det
 FuzzMsglogSchedule msglog_schedule
 FuzzPaxosDecode paxos_decode
