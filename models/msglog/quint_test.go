@@ -16,6 +16,7 @@ import (
 
 	"github.com/ftkernel/ftkernel/core"
 	"github.com/ftkernel/ftkernel/internal/mutant"
+	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	ml "github.com/ftkernel/ftkernel/statemachine/msglog"
 )
 
@@ -501,16 +502,5 @@ func TestGoRunAsQuintReplay(t *testing.T) {
 			t.Fatalf("the Go walks never take %s", a)
 		}
 	}
-	if os.Getenv("MSGLOG_WRITE_REPLAY") == "1" {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs from the Go run: the machine changed; rewrite it with MSGLOG_WRITE_REPLAY=1 and rerun quint test", file)
-	}
+	modeltest.Golden(t, file, got, "MSGLOG_WRITE_REPLAY") // then: npx quint test traces/go/msglog_replay.qnt
 }
