@@ -15,8 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/golden"
 	"github.com/ftkernel/ftkernel/internal/mutant"
-	"github.com/ftkernel/ftkernel/models/internal/modeltest"
 	ml "github.com/ftkernel/ftkernel/statemachine/msglog"
 )
 
@@ -502,5 +502,5 @@ func TestGoRunAsQuintReplay(t *testing.T) {
 			t.Fatalf("the Go walks never take %s", a)
 		}
 	}
-	modeltest.Golden(t, file, got, "MSGLOG_WRITE_REPLAY") // then: npx quint test traces/go/msglog_replay.qnt
+	golden.Check(t, file, got, "MSGLOG_WRITE_REPLAY") // then: npx quint test traces/go/msglog_replay.qnt
 }
