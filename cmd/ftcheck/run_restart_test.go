@@ -124,18 +124,18 @@ func runMsglogRestart(t *testing.T, kill time.Duration) (string, bool) {
 // transmits again m1, which P0 had received: when P1 is killed after it
 // sent m1 and before it sent m5, P0, still waiting for m5, delivers m1 a
 // second time. Its output is then no failure-free run's (run exit 1), and
-// validate finds the duplicate delivery. The kill is tried at growing
-// times, 4 ms apart, until one falls in that window (P0's log says where:
-// m1 received from the killed P1 and m5 not, before P0 is told of the
-// restart; the window is some milliseconds wide, as each of P1's steps
-// fsyncs its stable storage); a kill outside it shows nothing, and is
-// skipped.
+// validate finds the duplicate delivery. The window's place and width
+// depend on the machine (each of P1's steps fsyncs its stable storage), so
+// the kill time is searched by bisection over [0, 200 ms): P0's log says
+// whether a kill fell too early (m1 not received from the killed P1
+// before P0 is told of the restart) or too late (m5 received too).
 func TestRunMsglogMutantRejected(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
-	caught := false
-	for kill := 3 * time.Millisecond; kill < 200*time.Millisecond; kill += 4 * time.Millisecond {
+	lo, hi := time.Duration(0), 200*time.Millisecond
+	for try := 0; try < 30 && hi-lo > 10*time.Microsecond; try++ {
+		kill := (lo + hi) / 2
 		dir := filepath.Join(t.TempDir(), "msglog")
 		args := []string{"run", "msglog", "--program", "fig51", "--procs", "3", "--mutant", "retransmit-received",
 			"--kill", fmt.Sprintf("1@%v", kill), "--restart", fmt.Sprintf("1@%v", kill+100*time.Millisecond), "--trace", dir}
@@ -146,11 +146,16 @@ func TestRunMsglogMutantRejected(t *testing.T) {
 		}
 		// Before P0 is told of P1's restart: m1 received, m5 not.
 		before, _, _ := strings.Cut(string(log), `"kind":"recovered"`)
-		if !strings.Contains(before, `"text":"recv APP(seq=1`) || strings.Contains(before, `"text":"recv APP(seq=2`) {
-			t.Logf("kill at %v: P0 had not received m1 from the killed P1, or had received m5; next", kill)
+		switch {
+		case !strings.Contains(before, `"text":"recv APP(seq=1`):
+			t.Logf("kill at %v: P0 had not received m1 from the killed P1: later", kill)
+			lo = kill
+			continue
+		case strings.Contains(before, `"text":"recv APP(seq=2`):
+			t.Logf("kill at %v: P0 had received m5 too: earlier", kill)
+			hi = kill
 			continue
 		}
-		caught = true
 		if code != 1 || !strings.Contains(out, "are those of no failure-free run") {
 			t.Errorf("run %v: exit %d, want 1 with outputs of no failure-free run\n%s%s", args, code, out, errs)
 		}
@@ -158,11 +163,9 @@ func TestRunMsglogMutantRejected(t *testing.T) {
 		if vcode != 1 || !strings.Contains(vout, "no-duplicate-delivery violated") {
 			t.Errorf("validate: exit %d, want 1 with no-duplicate-delivery violated\n%s%s", vcode, vout, verrs)
 		}
-		break
+		return
 	}
-	if !caught {
-		t.Fatal("no kill fell between P1's sends of m1 and m5")
-	}
+	t.Fatalf("no kill fell between P1's sends of m1 and m5 (the search ended at [%v, %v])", lo, hi)
 }
 
 // TestRunRestartBadUsage: restarts the run cannot make exit 2 before
