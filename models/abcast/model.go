@@ -51,6 +51,12 @@ type Params struct {
 	// (env.Config.ForgetCrashed): the properties read a crashed member's
 	// calls and deliveries from the environment's records, never its node.
 	ForgetCrashed bool
+	// DropAbsorbed removes a message its receiver absorbs when it is sent
+	// (env.Config.DropAbsorbed): a MSG to a consensus member other than
+	// the coordinator, which keeps no vector (statemachine/abcast
+	// Node.Absorbs). TestDropAbsorbedSoundness (models/all) shows the
+	// verdicts and the quiescent worlds unchanged.
+	DropAbsorbed bool
 	// Oracle runs the consensus variant over Oracle, a decided-batch
 	// consensus, instead of Paxos (flag --consensus oracle): the atomic
 	// broadcast above a consensus object. TestOracleViews shows it reaches
@@ -103,7 +109,7 @@ const (
 // two messages each, batches of two, one crash.
 var DefaultCheck = Params{Variant: ab.ConsensusBased, Core: 3, Messages: 2, K: 2, Crashes: 1}
 
-var flagNames = []string{"variant", "core", "messages", "k", "crashes", "crash-sequencer", "detector", "forget-crashed", "consensus", "mutant"}
+var flagNames = []string{"variant", "core", "messages", "k", "crashes", "crash-sequencer", "detector", "forget-crashed", "drop-absorbed", "consensus", "mutant"}
 
 type flags struct {
 	variant, mut   string
@@ -111,7 +117,7 @@ type flags struct {
 	core, msgs, k  int
 	crashes        int
 	crashSequencer bool
-	forget         bool
+	forget, drop   bool
 	fs             *flag.FlagSet
 }
 
@@ -126,6 +132,7 @@ func defineCheck(fs *flag.FlagSet) registry.Builder {
 	fs.BoolVar(&f.crashSequencer, "crash-sequencer", false, "p0, the sequencer or coordinator, may crash too (nothing takes over: validity fails; agreement, integrity and total order hold)")
 	fs.StringVar(&f.detector, "detector", detectorName(d.Detector), "failure detector: perfect; none (ub, bb: their members never read a suspicion; fewer steps, and --dfs --por reduces crashes); coordinator (consensus: only p0 is told of a crash; not with --crash-sequencer)")
 	fs.BoolVar(&f.forget, "forget-crashed", false, "replace a crashed member's state by its initial one (the properties read its calls and deliveries from the environment): fewer states, the same verdicts (checker/env forget.go)")
+	fs.BoolVar(&f.drop, "drop-absorbed", false, "consensus: remove a MSG to a member other than the coordinator when it is sent (such a member keeps no vector of received messages: the delivery is a no-op): fewer states, the same verdicts (checker/env absorb_drop.go)")
 	fs.StringVar(&f.cons, "consensus", "paxos", "consensus variant: the consensus under the batches, paxos (statemachine/paxos) or oracle (a decided-batch consensus: CONS(i, batch) from p0 to itself decides, as in tla/abcast.qnt)")
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return func() (registry.Runner, error) {
@@ -166,7 +173,7 @@ func (f *flags) params() (Params, error) {
 		return Params{}, fmt.Errorf("--detector %q: want perfect, none or coordinator", f.detector)
 	}
 	p := Params{Variant: v, Core: f.core, Messages: f.msgs, K: f.k, Crashes: f.crashes,
-		CrashSequencer: f.crashSequencer, Detector: d, ForgetCrashed: f.forget, Oracle: f.cons == "oracle", Mutant: mutant.Name(f.mut)}
+		CrashSequencer: f.crashSequencer, Detector: d, ForgetCrashed: f.forget, DropAbsorbed: f.drop, Oracle: f.cons == "oracle", Mutant: mutant.Name(f.mut)}
 	if f := (p.Core - 1) / 2; v == ab.ConsensusBased && p.Crashes > f {
 		return p, fmt.Errorf("--crashes %d: the consensus variant's Paxos needs a majority of the %d members alive, so at most %d", p.Crashes, p.Core, f)
 	}
@@ -212,6 +219,9 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.ForgetCrashed {
 		b.WriteString(" forget-crashed")
 	}
+	if p.DropAbsorbed {
+		b.WriteString(" drop-absorbed")
+	}
 	if p.Mutant != mutant.None {
 		b.WriteString(" mutant=" + string(p.Mutant))
 	}
@@ -239,7 +249,7 @@ func NewModel(p Params) (*env.Model, error) {
 	if p.Detector == env.DetectorLocal {
 		c.Hosts = make([]core.Rank, p.Core) // every member hosted by p0
 	}
-	c.ForgetCrashed = p.ForgetCrashed
+	c.ForgetCrashed, c.DropAbsorbed = p.ForgetCrashed, p.DropAbsorbed
 	return env.New(c)
 }
 

@@ -14,7 +14,8 @@ import (
 // dropConfigs are the models on which dropping absorbed messages
 // (--drop-absorbed, checker/env absorb_drop.go) is compared with the plain
 // search, each with every mutant of its protocol: the models whose nodes
-// declare absorbed messages (env.Absorber), corrected broadcast's. The
+// declare absorbed messages (env.Absorber): corrected broadcast's and
+// the consensus variant of atomic broadcast's. The
 // short set runs in CI; FTKERNEL_LONG=1 adds the rest.
 var dropConfigs = append([]reductionRow{
 	{"correction", "--P 2", false, false},
@@ -24,6 +25,10 @@ var dropConfigs = append([]reductionRow{
 	{"correction", "--P 3 --faults 2 --forget-crashed", true, false},
 	{"correction", "--P 3 --cover-stop --no-over-root", true, false},
 	{"correction", "--P 4 --faults 1 --timing rounds", true, false},
+	{"abcast", "--variant consensus --core 3 --messages 1 --k 2 --crashes 1 --consensus oracle", false, false},
+	{"abcast", "--variant consensus --core 2 --messages 2 --k 2 --crashes 0", false, false},
+	{"abcast", "--variant consensus --core 3 --messages 1 --k 3 --crashes 1 --consensus oracle --detector coordinator --forget-crashed", false, false},
+	{"abcast", "--variant consensus --core 3 --messages 1 --k 3 --crashes 1 --detector coordinator --forget-crashed", true, true}, // batch-overlap: over 3,000,000 states
 }, correctionP3Rows...)
 
 // TestDropAbsorbedSoundness: on every configuration above and every

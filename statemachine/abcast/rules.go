@@ -95,10 +95,36 @@ func (n *Node) recvMsg(m Msg, out []core.Effect) ([]core.Effect, error) {
 		}
 		return n.deliverReady(out), nil
 	}
-	if !n.have.add(m.ID) {
+	if !n.keepsVector() || !n.have.add(m.ID) {
 		return out, nil
 	}
 	return n.arrived(m.ID, out)
+}
+
+// keepsVector reports whether this member keeps the vector of received
+// messages (Consensus): "As mensagens recebidas … são armazenadas em um
+// vetor de mensagens recebidas".
+//
+// Ambiguity: every member keeps the vector, read literally. Only the
+// coordinator reads it (it builds the batches, maybePropose); a decision
+// carries its batch, so another member delivers without it. A member other
+// than the coordinator keeps none, and a MSG is a no-op there (Absorbs),
+// except under the two mutants that read it: MutantDeliverBeforeDecision
+// and MutantBatchArrivalOrder. This changes no member's sends or
+// deliveries, only the states that differ in a vector nothing reads
+// (TestAbsorbs; models/all TestDropAbsorbedSoundness compares the searches
+// that drop such MSGs with the plain ones).
+func (n *Node) keepsVector() bool {
+	return n.self == Sequencer || n.is(MutantDeliverBeforeDecision) || n.is(MutantBatchArrivalOrder)
+}
+
+// Absorbs reports whether receiving msg from `from` is a step with no
+// effect that leaves the member as it is, now and in every state it may
+// reach (checker/env's Absorber): a valid MSG at a consensus member that
+// keeps no vector (keepsVector).
+func (n *Node) Absorbs(from core.Rank, msg core.Message) bool {
+	m, ok := msg.(Msg)
+	return ok && n.cfg.Variant == ConsensusBased && !n.keepsVector() && from.Valid(n.cfg.N) && n.checkMessage(m) == nil
 }
 
 // sequence is the UB sequencer's rule: the sequencer "insere na mensagem
@@ -179,6 +205,9 @@ func (n *Node) deliverReady(out []core.Effect) []core.Effect {
 // arrived puts id, new at this member, in its vector of received messages
 // (Consensus).
 func (n *Node) arrived(id ID, out []core.Effect) ([]core.Effect, error) {
+	if !n.keepsVector() {
+		return out, nil
+	}
 	n.arrival = append(n.arrival, id)
 	if n.is(MutantDeliverBeforeDecision) && len(n.arrival)-n.early >= n.cfg.K {
 		for _, x := range n.arrival[n.early:] {
