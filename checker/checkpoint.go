@@ -85,6 +85,30 @@ func (c *ckWriter) fingerprints(v *fpSet) {
 	}
 }
 
+// fingerprintsInto reads what ckWriter.fingerprints wrote into v. Every
+// shard first gets room for its share of the count and a margin
+// (fpShard.reserve): the fingerprints come in slot order, which a growing
+// table would load in quadratic time. A shard that holds more than the
+// margin still grows, and loads correctly. A count above body, the
+// checkpoint's length in bytes (each fingerprint takes one at least), is
+// an error, not a reservation.
+func (c *ckReader) fingerprintsInto(v *fpSet, body int64) {
+	n := c.uint()
+	if c.err == nil && n > uint64(body) {
+		c.err = fmt.Errorf("%d fingerprints in a checkpoint of %d bytes", n, body)
+	}
+	if c.err != nil {
+		return
+	}
+	v.reserve(n)
+	for ; n > 0 && c.err == nil; n-- {
+		fp := c.uint()
+		if c.err == nil && !v.shards[shardOf(fp)].insert(fp) {
+			c.err = errors.New("a fingerprint listed twice")
+		}
+	}
+}
+
 func (c *ckWriter) bytes(b []byte) {
 	c.uint(uint64(len(b)))
 	c.w.Write(b)
@@ -126,12 +150,7 @@ func (x *search[S]) resume() (int, error) {
 	d := c.small(1<<31, "depth")
 	x.generated.Store(int64(c.uint()))
 	x.qStates, x.res.QueueBytes, x.res.MaxQueue, x.res.Spilled = int64(c.uint()), int64(c.uint()), int64(c.uint()), int64(c.uint())
-	for n := c.uint(); n > 0 && c.err == nil; n-- {
-		fp := c.uint()
-		if c.err == nil && !x.visited.shards[shardOf(fp)].insert(fp) {
-			c.err = errors.New("a fingerprint listed twice")
-		}
-	}
+	c.fingerprintsInto(&x.visited, x.ck.body)
 	levels := c.uint()
 	if c.err == nil && levels != uint64(d)+1 {
 		c.err = fmt.Errorf("%d levels of links at depth %d", levels, d)

@@ -237,12 +237,7 @@ func (d *dfs[S]) resume() (int, error) {
 	for i := range x.violated {
 		x.violated[i] = c.flag()
 	}
-	for n := c.uint(); n > 0 && c.err == nil; n-- {
-		fp := c.uint()
-		if c.err == nil && !x.visited.shards[shardOf(fp)].insert(fp) {
-			c.err = errors.New("a fingerprint listed twice")
-		}
-	}
+	c.fingerprintsInto(&x.visited, x.ck.body)
 	if c.err == nil && x.visited.len() != d.n {
 		c.err = fmt.Errorf("%d distinct states, %d fingerprints", d.n, x.visited.len())
 	}

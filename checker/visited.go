@@ -108,6 +108,34 @@ func (t *fpShard) put(fp uint64) bool {
 	}
 }
 
+// reserve makes room for n fingerprints without growth: a table that
+// grows while fingerprints arrive in slot order (a checkpoint's, written
+// shard by shard in slot order) gathers them into one run that every later
+// probe walks to its end, so loading would take time quadratic in a
+// shard's size.
+func (t *fpShard) reserve(n int) {
+	want := n*1024/maxLoad1024 + 1
+	if want <= len(t.slots) {
+		return
+	}
+	old := t.slots
+	t.slots = make([]uint64, max(minShardCap, want))
+	for _, v := range old {
+		if v != 0 {
+			t.put(v)
+		}
+	}
+}
+
+// reserve gives every shard room for its share of n fingerprints and a
+// margin (fingerprints spread evenly over the shards).
+func (s *fpSet) reserve(n uint64) {
+	per := int(n / numShards)
+	for i := range s.shards {
+		s.shards[i].reserve(per + per/16 + 1024)
+	}
+}
+
 func (t *fpShard) grow() {
 	old := t.slots
 	n := max(minShardCap, len(old)*3/2)
