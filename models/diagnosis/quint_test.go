@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ftkernel/ftkernel/core"
+	"github.com/ftkernel/ftkernel/internal/golden"
 	dg "github.com/ftkernel/ftkernel/statemachine/diagnosis"
 )
 
@@ -216,16 +217,5 @@ func TestGoRunAsQuintReplay(t *testing.T) {
 	if !strings.Contains(got, ".then(event(") {
 		t.Fatal("the Go run has no event")
 	}
-	if os.Getenv("VCUBE_WRITE_REPLAY") == "1" {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs from the Go run: the machine changed; rewrite it with VCUBE_WRITE_REPLAY=1 and rerun quint test", file)
-	}
+	golden.Check(t, file, got, "VCUBE_WRITE_REPLAY")
 }
