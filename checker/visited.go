@@ -114,16 +114,8 @@ func (t *fpShard) put(fp uint64) bool {
 // probe walks to its end, so loading would take time quadratic in a
 // shard's size.
 func (t *fpShard) reserve(n int) {
-	want := n*1024/maxLoad1024 + 1
-	if want <= len(t.slots) {
-		return
-	}
-	old := t.slots
-	t.slots = make([]uint64, max(minShardCap, want))
-	for _, v := range old {
-		if v != 0 {
-			t.put(v)
-		}
+	if want := n*1024/maxLoad1024 + 1; want > len(t.slots) {
+		t.resize(max(minShardCap, want))
 	}
 }
 
@@ -136,9 +128,11 @@ func (s *fpSet) reserve(n uint64) {
 	}
 }
 
-func (t *fpShard) grow() {
+func (t *fpShard) grow() { t.resize(max(minShardCap, len(t.slots)*3/2)) }
+
+// resize rehashes the shard into n slots.
+func (t *fpShard) resize(n int) {
 	old := t.slots
-	n := max(minShardCap, len(old)*3/2)
 	t.slots = make([]uint64, n)
 	for _, v := range old {
 		if v != 0 {
