@@ -320,6 +320,8 @@ func TestNonsenseRefused(t *testing.T) {
 		{[]string{"simulate", "correction", "--g", "2"}, "--g 2: out of range 0 … 1"},
 		{[]string{"check", "correction", "--d", "0", "--correction", "opportunistic"}, "--d 0: out of range 1 … "},
 		{[]string{"check", "era", "--crashes", "3", "--n", "3"}, "--crashes 3: out of range 0 … 2"},
+		{[]string{"check", "msglog", "--logger", "classic", "--retransmit", "17"}, "--retransmit 17: out of range 0 … 16"},
+		{[]string{"check", "msglog", "--retransmit", "5"}, "--retransmit 5 needs --logger classic or parallel"},
 	} {
 		code, out, errs := ftcheck(t, c.args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {

@@ -53,8 +53,11 @@ type Params struct {
 	Crashes, Recoveries int
 	CheckpointEvery     int
 	DelayedAck          bool
-	Mutant              mutant.Name
-	CrashProb           float64
+	// Retransmit is the Paxos loggers' retransmission timeout in ticks
+	// (0: DefaultRetransmit); the centralized logger has no timer.
+	Retransmit int
+	Mutant     mutant.Name
+	CrashProb  float64
 }
 
 // Config is the protocol configuration of p.
@@ -69,13 +72,27 @@ func (p Params) Config() (*ml.Config, el.Config, error) {
 	}
 	ec := el.Config{Kind: p.Logger, Procs: p.Procs, F: p.F}
 	if ec.Kind != el.Centralized {
-		ec.Consensus = elmodel.Paxos{Retransmit: 3}
+		ec.Consensus = elmodel.Paxos{Retransmit: uint64(p.retransmit())}
 	}
 	if err := ec.Validate(); err != nil {
 		return nil, ec, err
 	}
 	c := &ml.Config{Program: prog, Log: Logger{Cfg: ec}, DelayedAck: p.DelayedAck, CheckpointEvery: p.CheckpointEvery, Mutant: protocolMutant(p.Mutant)}
 	return c, ec, c.Validate()
+}
+
+// DefaultRetransmit is the Paxos loggers' retransmission timeout when
+// Params.Retransmit is 0: 2Δ+1 ticks with Δ = 1, the shortest after which
+// a one-hop reply is late (a request's decision takes more hops, so such
+// a timer may also fire without a loss).
+const DefaultRetransmit = 3
+
+// retransmit is the retransmission timeout in ticks.
+func (p Params) retransmit() int {
+	if p.Retransmit > 0 {
+		return p.Retransmit
+	}
+	return DefaultRetransmit
 }
 
 // program is p's program (Config checked it).
@@ -98,6 +115,9 @@ func NewModel(p Params) (*env.Model, error) {
 	fmt.Fprintf(&b, "msglog program=%s procs=%d logger=%v", p.Program, p.Procs, p.Logger)
 	if p.Logger != el.Centralized {
 		fmt.Fprintf(&b, " f=%d", p.F)
+		if p.Retransmit > 0 {
+			fmt.Fprintf(&b, " retransmit=%d", p.Retransmit)
+		}
 	}
 	fmt.Fprintf(&b, " crashes=%d recoveries=%d", p.Crashes, p.Recoveries)
 	if p.CheckpointEvery > 0 {
@@ -156,17 +176,20 @@ const (
 	MaxCheckProcs = 16
 	MaxCheckF     = 2
 	MaxBudget     = 8
+	// MaxRetransmit bounds --retransmit (ticks).
+	MaxRetransmit = 16
 )
 
 type flags struct {
 	program, logger, mut string
 	procs, f, crashes    int
 	recoveries, ckEvery  int
+	retransmit           int
 	delayedAck           bool
 	fs                   *flag.FlagSet
 }
 
-var flagNames = []string{"program", "procs", "logger", "f", "crashes", "recoveries", "checkpoint-every", "delayed-ack", "mutant"}
+var flagNames = []string{"program", "procs", "logger", "f", "crashes", "recoveries", "checkpoint-every", "delayed-ack", "retransmit", "mutant"}
 
 func bind(fs *flag.FlagSet) *flags {
 	f := &flags{fs: fs}
@@ -178,6 +201,7 @@ func bind(fs *flag.FlagSet) *flags {
 	fs.IntVar(&f.recoveries, "recoveries", 1, fmt.Sprintf("restarts from stable storage, 0 … %d", MaxBudget))
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 0, "take a checkpoint after every K delivered messages (0: the program's own checkpoints only)")
 	fs.BoolVar(&f.delayedAck, "delayed-ack", false, "§5.2's optimization: a determinant's acknowledgement is awaited only before the next send, output or checkpoint")
+	fs.IntVar(&f.retransmit, "retransmit", 0, fmt.Sprintf("the Paxos loggers' retransmission timeout in ticks, 1 … %d (0: %d, that is 2Δ+1 with Δ = 1); not with --logger centralized", MaxRetransmit, DefaultRetransmit))
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return f
 }
@@ -189,6 +213,7 @@ func (f *flags) params() (Params, error) {
 		flagcheck.Int("crashes", int64(f.crashes), 0, MaxBudget, ""),
 		flagcheck.Int("recoveries", int64(f.recoveries), 0, MaxBudget, ""),
 		flagcheck.Int("checkpoint-every", int64(f.ckEvery), 0, ml.MaxOps, ""),
+		flagcheck.Int("retransmit", int64(f.retransmit), 0, MaxRetransmit, ""),
 	); err != nil {
 		return Params{}, err
 	}
@@ -197,7 +222,10 @@ func (f *flags) params() (Params, error) {
 		return Params{}, fmt.Errorf("--logger: %v", err)
 	}
 	p := Params{Program: f.program, Procs: f.procs, Logger: k, F: f.f, Crashes: f.crashes, Recoveries: f.recoveries,
-		CheckpointEvery: f.ckEvery, DelayedAck: f.delayedAck, Mutant: mutant.Name(f.mut)}
+		CheckpointEvery: f.ckEvery, DelayedAck: f.delayedAck, Retransmit: f.retransmit, Mutant: mutant.Name(f.mut)}
+	if p.Retransmit > 0 && p.Logger == el.Centralized {
+		return p, fmt.Errorf("--retransmit %d needs --logger classic or parallel: the centralized logger has no retransmission timer", p.Retransmit)
+	}
 	if p.Recoveries > 0 && p.Crashes == 0 {
 		return p, fmt.Errorf("--recoveries %d needs --crashes ≥ 1: only a crashed process restarts", p.Recoveries)
 	}
