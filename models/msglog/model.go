@@ -38,6 +38,7 @@ var mutantDocs = map[mutant.Name]string{
 	ml.MutantRetransmitReceived: "a recovering process re-transmits the sends its peer already received",
 	ml.MutantForgetRepetitions:  "a recovering process replays an Iprobe without its repetition count",
 	ml.MutantRemoveLiveLastID:   "ambiguity C literally: el_remove(last_id) with last_id as it is when the logger takes the call, the checkpoint not waiting for determinants in flight",
+	ml.MutantKeepSequenceGap:    "a restarted process keeps a message that skips a sequence number (its peer sent it before the RESEND_FROM) instead of dropping it",
 	MutantSurvivorRollback:      "a survivor that answers a restarted peer's RESEND_FROM also restores its own last checkpoint and recovers (coordinated rollback; rollback.go)",
 }
 

@@ -102,9 +102,16 @@ const (
 	MutantRemoveLiveLastID = mutant.Name("remove-live-last-id")
 )
 
+// MutantKeepSequenceGap: a restarted process keeps a message that skips
+// a sequence number (sent by a peer not told of the restart, before the
+// RESEND_FROM reached it) instead of dropping it; a receive then takes
+// it in place of the message it skips.
+const MutantKeepSequenceGap = mutant.Name("keep-sequence-gap")
+
 // Mutants lists the package's mutants.
 var Mutants = []mutant.Name{MutantDeliverBeforeAck, MutantGCLiveCounter, MutantReplayArrivalOrder,
-	MutantZeroBasedIDs, MutantRetransmitReceived, MutantForgetRepetitions, MutantRemoveLiveLastID}
+	MutantZeroBasedIDs, MutantRetransmitReceived, MutantForgetRepetitions, MutantRemoveLiveLastID,
+	MutantKeepSequenceGap}
 
 // Validate checks the configuration.
 func (c *Config) Validate() error {
