@@ -13,7 +13,11 @@ import (
 
 // CampaignResult sums random runs with crashes and restarts.
 type CampaignResult struct {
-	Runs, Steps, Crashes, Restarts, Delivered, Finished int
+	Runs, Steps, Crashes, Restarts int
+	// Delivered counts the application messages delivered (receive
+	// events, re-executions after a restart included).
+	Delivered int
+	Finished  int
 	// Violation is the first property violated ("" if none), with its run.
 	Violation string
 	Run       int
@@ -82,9 +86,7 @@ func Campaign(p Params, walks int, crashProb float64, concurrent bool, seed uint
 				return out, err
 			}
 			out.Steps++
-			if _, ok := deliveredApp(w); ok {
-				out.Delivered++
-			}
+			out.Delivered += recvCount(w)
 			if v := violated(m, w); v != "" {
 				out.Violation, out.Run = v, run
 				return out, nil
@@ -114,15 +116,17 @@ func Campaign(p Params, walks int, crashProb float64, concurrent bool, seed uint
 	return out, nil
 }
 
-// deliveredApp reports whether the world's last step delivered an
-// application message to the application (a recv record).
-func deliveredApp(w *env.World) (ml.Event, bool) {
+// recvCount is the number of application messages the last step of w
+// delivered (a step runs its process's program until it blocks, so it may
+// deliver several).
+func recvCount(w *env.World) int {
+	n := 0
 	for _, e := range w.LastEffects() {
 		if ev, ok := e.Value.(ml.Event); ok && e.Kind == core.EffDeliver && ev.Kind == ml.EvRecv {
-			return ev, true
+			n++
 		}
 	}
-	return ml.Event{}, false
+	return n
 }
 
 // Settled reports whether every application process is up and none is
