@@ -14,6 +14,7 @@ import (
 	"github.com/ftkernel/ftkernel/registry"
 	el "github.com/ftkernel/ftkernel/statemachine/eventlogger"
 	ml "github.com/ftkernel/ftkernel/statemachine/msglog"
+	px "github.com/ftkernel/ftkernel/statemachine/paxos"
 )
 
 func init() {
@@ -55,7 +56,8 @@ type Params struct {
 	CheckpointEvery     int
 	DelayedAck          bool
 	// Retransmit is the Paxos loggers' retransmission timeout in ticks
-	// (0: DefaultRetransmit); the centralized logger has no timer.
+	// (0: paxos.DefaultRetransmit, 2Δ+1 with Δ = 1); the centralized
+	// logger has no timer.
 	Retransmit int
 	Mutant     mutant.Name
 	CrashProb  float64
@@ -73,27 +75,13 @@ func (p Params) Config() (*ml.Config, el.Config, error) {
 	}
 	ec := el.Config{Kind: p.Logger, Procs: p.Procs, F: p.F}
 	if ec.Kind != el.Centralized {
-		ec.Consensus = elmodel.Paxos{Retransmit: uint64(p.retransmit())}
+		ec.Consensus = elmodel.Paxos{Retransmit: uint64(p.Retransmit)}
 	}
 	if err := ec.Validate(); err != nil {
 		return nil, ec, err
 	}
 	c := &ml.Config{Program: prog, Log: Logger{Cfg: ec}, DelayedAck: p.DelayedAck, CheckpointEvery: p.CheckpointEvery, Mutant: protocolMutant(p.Mutant)}
 	return c, ec, c.Validate()
-}
-
-// DefaultRetransmit is the Paxos loggers' retransmission timeout when
-// Params.Retransmit is 0: 2Δ+1 ticks with Δ = 1, the shortest after which
-// a one-hop reply is late (a request's decision takes more hops, so such
-// a timer may also fire without a loss).
-const DefaultRetransmit = 3
-
-// retransmit is the retransmission timeout in ticks.
-func (p Params) retransmit() int {
-	if p.Retransmit > 0 {
-		return p.Retransmit
-	}
-	return DefaultRetransmit
 }
 
 // program is p's program (Config checked it).
@@ -202,7 +190,7 @@ func bind(fs *flag.FlagSet) *flags {
 	fs.IntVar(&f.recoveries, "recoveries", 1, fmt.Sprintf("restarts from stable storage, 0 … %d", MaxBudget))
 	fs.IntVar(&f.ckEvery, "checkpoint-every", 0, "take a checkpoint after every K delivered messages (0: the program's own checkpoints only)")
 	fs.BoolVar(&f.delayedAck, "delayed-ack", false, "§5.2's optimization: a determinant's acknowledgement is awaited only before the next send, output or checkpoint")
-	fs.IntVar(&f.retransmit, "retransmit", 0, fmt.Sprintf("the Paxos loggers' retransmission timeout in ticks, 1 … %d (0: %d, that is 2Δ+1 with Δ = 1); not with --logger centralized", MaxRetransmit, DefaultRetransmit))
+	fs.IntVar(&f.retransmit, "retransmit", 0, fmt.Sprintf("the Paxos loggers' retransmission timeout in ticks, 1 … %d (0: %d, that is 2Δ+1 with Δ = 1); not with --logger centralized", MaxRetransmit, px.DefaultRetransmit))
 	fs.StringVar(&f.mut, "mutant", "", "test-only broken variant (see ftcheck list)")
 	return f
 }

@@ -100,13 +100,12 @@ const (
 	// determinant saved between save(ck) and el_remove is removed
 	// though the checkpoint does not cover it.
 	MutantRemoveLiveLastID = mutant.Name("remove-live-last-id")
+	// MutantKeepSequenceGap: a restarted process keeps a message that
+	// skips a sequence number (sent by a peer not told of the restart,
+	// before the RESEND_FROM reached it) instead of dropping it; a
+	// receive then takes it in place of the message it skips.
+	MutantKeepSequenceGap = mutant.Name("keep-sequence-gap")
 )
-
-// MutantKeepSequenceGap: a restarted process keeps a message that skips
-// a sequence number (sent by a peer not told of the restart, before the
-// RESEND_FROM reached it) instead of dropping it; a receive then takes
-// it in place of the message it skips.
-const MutantKeepSequenceGap = mutant.Name("keep-sequence-gap")
 
 // Mutants lists the package's mutants.
 var Mutants = []mutant.Name{MutantDeliverBeforeAck, MutantGCLiveCounter, MutantReplayArrivalOrder,

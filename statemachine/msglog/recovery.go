@@ -77,3 +77,15 @@ func (p *Process) arrived(j core.Rank) uint64 {
 	}
 	return n
 }
+
+// dropArrival reports whether a restarted process drops the message
+// seq from j on its arrival (Ambiguity D). Its request races with the
+// sends j made before the request reached it (j was not told of this
+// incarnation's crash): the re-send of a message that already came is
+// dropped, and so is a message that skips a sequence number, which j
+// re-sends on the request behind the ones it skips (kept, an explicit
+// receive would take it in place of the one it skips).
+func (p *Process) dropArrival(j core.Rank, seq uint64) bool {
+	n := p.arrived(j)
+	return seq <= n || seq > n+1 && p.cfg.Mutant != MutantKeepSequenceGap
+}

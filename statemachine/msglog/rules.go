@@ -46,21 +46,7 @@ func (p *Process) step(ev core.Event, out []core.Effect) ([]core.Effect, error) 
 			if m.For != 0 && m.For != p.inc {
 				break // re-sent for an incarnation of this process that crashed
 			}
-			if p.inc > 0 && m.Seq <= p.arrived(ev.From) {
-				// A restarted process's request races with the sends its
-				// peer made before the request reached it (the peer was not
-				// told of this incarnation's crash): the re-send of a
-				// message that already came is dropped.
-				break
-			}
-			if p.inc > 0 && m.Seq > p.arrived(ev.From)+1 && p.cfg.Mutant != MutantKeepSequenceGap {
-				// Ambiguity D: a message that skips a sequence number
-				// reaches a restarted process when its peer, not told of
-				// this incarnation, sent it before the RESEND_FROM came;
-				// the peer re-sends it on the request, behind the
-				// messages this one skips, so it is dropped (kept, an
-				// explicit receive would take it in place of the one it
-				// skips).
+			if p.inc > 0 && p.dropArrival(ev.From, m.Seq) {
 				break
 			}
 			p.inbox = append(p.inbox, inMsg{From: ev.From, Seq: m.Seq, Val: m.Val})
